@@ -1,0 +1,129 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Settings shared by every target of ours: Swift 6 language mode (strict concurrency) and explicit `any`.
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "WOPIKit",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "WOPIModels", targets: ["WOPIModels"]),
+        .library(name: "WOPIStorage", targets: ["WOPIStorage"]),
+        .library(name: "WOPIStorageConformance", targets: ["WOPIStorageConformance"]),
+        .library(name: "WOPIServer", targets: ["WOPIServer"]),
+        .library(name: "WOPIServerHummingbird", targets: ["WOPIServerHummingbird"]),
+        .library(name: "FileSystemStorage", targets: ["FileSystemStorage"]),
+        .executable(name: "wopi-host", targets: ["wopi-host"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    ],
+    targets: [
+        // MARK: Modules
+        .target(
+            name: "WOPIModels",
+            path: "Modules/WOPIModels",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WOPIStorage",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Modules/WOPIStorage",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WOPIStorageConformance",
+            dependencies: ["WOPIStorage", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Modules/WOPIStorageConformance",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WOPIServer",
+            dependencies: [
+                "WOPIModels",
+                "WOPIStorage",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Modules/WOPIServer",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WOPIServerHummingbird",
+            dependencies: [
+                "WOPIServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Modules/WOPIServerHummingbird",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Plugins
+        .target(
+            name: "FileSystemStorage",
+            dependencies: [
+                "WOPIStorage",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Plugins/FileSystemStorage",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Examples
+        .executableTarget(
+            name: "wopi-host",
+            dependencies: [
+                "WOPIServerHummingbird",
+                "FileSystemStorage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/wopi-host",
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "WOPIModelsTests",
+            dependencies: ["WOPIModels"],
+            path: "Tests/WOPIModelsTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WOPIStorageTests",
+            dependencies: ["WOPIStorage", "WOPIStorageConformance", "FileSystemStorage"],
+            path: "Tests/WOPIStorageTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WOPIServerTests",
+            dependencies: [
+                "WOPIServer", "WOPIServerHummingbird", "FileSystemStorage", "wopi-host",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Tests/WOPIServerTests",
+            resources: [],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)
