@@ -16,7 +16,10 @@ let package = Package(
         .library(name: "WOPIStorageConformance", targets: ["WOPIStorageConformance"]),
         .library(name: "WOPIServer", targets: ["WOPIServer"]),
         .library(name: "WOPIServerHummingbird", targets: ["WOPIServerHummingbird"]),
+        .library(name: "WOPIOAuth", targets: ["WOPIOAuth"]),
         .library(name: "FileSystemStorage", targets: ["FileSystemStorage"]),
+        .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
+        .library(name: "FUSEMount", targets: ["FUSEMount"]),
         .executable(name: "wopi-host", targets: ["wopi-host"]),
     ],
     dependencies: [
@@ -28,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // MARK: Modules
@@ -74,6 +78,19 @@ let package = Package(
             path: "Modules/WOPIServerHummingbird",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "WOPIOAuth",
+            dependencies: [
+                "WOPIModels",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Modules/WOPIOAuth",
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Plugins
         .target(
@@ -84,6 +101,41 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Plugins/FileSystemStorage",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "SQLiteStorage",
+            dependencies: [
+                "WOPIStorage",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Plugins/SQLiteStorage",
+            swiftSettings: swiftSettings
+        ),
+        .systemLibrary(
+            name: "CFuse3",
+            path: "Plugins/CFuse3",
+            pkgConfig: "fuse3",
+            providers: [.apt(["libfuse3-dev"])]
+        ),
+        .target(
+            name: "CFuse3Shim",
+            dependencies: ["CFuse3"],
+            path: "Plugins/CFuse3Shim"
+        ),
+        .target(
+            name: "FUSEMount",
+            dependencies: [
+                "WOPIStorage",
+                "CFuse3",
+                "CFuse3Shim",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Plugins/FUSEMount",
             swiftSettings: swiftSettings
         ),
 
@@ -116,13 +168,36 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "FileSystemStorageTests",
+            dependencies: ["FileSystemStorage", "WOPIStorageConformance"],
+            path: "Tests/FileSystemStorageTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SQLiteStorageTests",
+            dependencies: ["SQLiteStorage", "WOPIStorageConformance"],
+            path: "Tests/SQLiteStorageTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WOPIOAuthTests",
+            dependencies: ["WOPIOAuth"],
+            path: "Tests/WOPIOAuthTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FUSEMountTests",
+            dependencies: ["FUSEMount", "WOPIStorage", "FileSystemStorage"],
+            path: "Tests/FUSEMountTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "WOPIServerTests",
             dependencies: [
                 "WOPIServer", "WOPIServerHummingbird", "FileSystemStorage", "wopi-host",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Tests/WOPIServerTests",
-            resources: [],
             swiftSettings: swiftSettings
         ),
     ]
