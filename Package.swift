@@ -145,12 +145,14 @@ let package = Package(
             dependencies: [
                 "WOPIServerHummingbird",
                 "FileSystemStorage",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Examples/wopi-host",
+            resources: [.copy("Samples")],
             swiftSettings: swiftSettings
         ),
 
@@ -196,6 +198,11 @@ let package = Package(
             dependencies: [
                 "WOPIServer", "WOPIServerHummingbird", "FileSystemStorage", "wopi-host",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/WOPIServerTests",
             swiftSettings: swiftSettings

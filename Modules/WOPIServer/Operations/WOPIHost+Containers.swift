@@ -1,0 +1,110 @@
+import Foundation
+import HTTPTypes
+import WOPIModels
+import WOPIStorage
+
+extension WOPIHost {
+    func handleContainer(
+        _ id: ItemID, endpoint: WOPIRoute.ContainerEndpoint, override: String?, request: WOPIRequest,
+        context: RequestContext
+    ) async throws -> WOPIResponse {
+        switch (endpoint, request.method, override) {
+        case (.info, .get, _):
+            return try .json(checkContainerInfo(try await storage.container(id)))
+        case (.info, .post, WOPIOverride.createChildContainer):
+            let target = try await resolve(TargetName(request), in: id, sourceName: nil, isContainer: true)
+            let created = try await storage.createContainer(named: target.name, in: id)
+            return try .json(containerPointer(created, context: context))
+        case (.info, .post, WOPIOverride.createChildFile):
+            let target = try await resolve(TargetName(request), in: id, sourceName: nil, isContainer: false)
+            let created = try await storage.createFile(
+                named: target.name, in: id, content: .empty, overwrite: target.replacing != nil)
+            return try .json(newFileResponse(created, context: context))
+        case (.info, .post, WOPIOverride.deleteContainer):
+            try await storage.delete(id)
+            return WOPIResponse(status: .ok)
+        case (.info, .post, WOPIOverride.renameContainer):
+            return try await renameContainer(id, request: request)
+        case (.children, .get, _):
+            return try .json(try await enumerateChildren(id, request: request, context: context))
+        case (.ancestry, .get, _):
+            return try .json(ancestorsResponse(try await storage.ancestors(of: id), context: context))
+        case (.ecosystemPointer, .get, _):
+            return try .json(URLResponse(url: context.withToken(context.ecosystemSrc, for: .ecosystem, signer: tokens)))
+        default:
+            throw unsupported(override, on: "containers/\(endpoint.rawValue)")
+        }
+    }
+
+    func checkContainerInfo(_ container: ContainerMetadata) -> CheckContainerInfo {
+        var info = CheckContainerInfo(name: FileNameRules.sanitized(container.name))
+        info.userCanCreateChildContainer = true
+        info.userCanCreateChildFile = true
+        info.userCanDelete = !container.isRoot
+        info.userCanRename = !container.isRoot
+        info.isAnonymousUser = false
+        info.isEduUser = configuration.isEduUser
+        info.licenseCheckForEditIsEnabled = configuration.licenseCheckForEditIsEnabled
+        return info
+    }
+
+    func containerPointer(_ container: ContainerMetadata, context: RequestContext) -> ContainerPointerResponse {
+        ContainerPointerResponse(
+            containerPointer: NamedURL(
+                name: FileNameRules.sanitized(container.name),
+                url: context.withToken(
+                    context.containerSrc(container.id), for: .container(container.id), signer: tokens)),
+            containerInfo: checkContainerInfo(container))
+    }
+
+    /// EnumerateChildren (digest §7.2), with `X-WOPI-FileExtensionFilterList` matched case-insensitively.
+    func enumerateChildren(_ id: ItemID, request: WOPIRequest, context: RequestContext) async throws
+        -> EnumerateChildrenResponse
+    {
+        let filter = request.header(WOPIHeader.fileExtensionFilterList).map { list in
+            Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
+        }
+        var containers: [NamedURL] = []
+        var files: [ChildFile] = []
+        for child in try await storage.children(of: id).sorted(by: { $0.name < $1.name }) {
+            switch child {
+            case .container(let container):
+                containers.append(
+                    NamedURL(
+                        name: FileNameRules.sanitized(container.name),
+                        url: context.withToken(
+                            context.containerSrc(container.id), for: .container(container.id), signer: tokens)))
+            case .file(let file):
+                if let filter {
+                    guard let ext = FileNameRules.split(file.name).extension, filter.contains("." + ext.lowercased())
+                    else { continue }
+                }
+                files.append(
+                    ChildFile(
+                        name: FileNameRules.sanitized(file.name),
+                        url: context.withToken(context.fileSrc(file.id), for: .file(file.id), signer: tokens),
+                        size: file.size, version: file.version,
+                        lastModifiedTime: WOPIJSON.timestamp(file.lastModified)))
+            }
+        }
+        return EnumerateChildrenResponse(childContainers: containers, childFiles: files)
+    }
+
+    /// RenameContainer (digest §7.7): exact name; 400 when illegal, 409 when a sibling has it.
+    func renameContainer(_ id: ItemID, request: WOPIRequest) async throws -> WOPIResponse {
+        guard let header = request.header(WOPIHeader.requestedName) else {
+            throw WOPIHTTPError.badRequest("RenameContainer needs X-WOPI-RequestedName.")
+        }
+        let name = UTF7.decodeLeniently(header)
+        if let problem = FileNameRules.problem(
+            with: name, maximumBaseNameLength: FileNameRules.defaultMaximumBaseNameLength)
+            ?? StorageName.problem(with: name)
+        {
+            var error = WOPIHTTPError.badRequest("The name cannot be used: \(problem).")
+            error.headers[HTTPField.Name(WOPIHeader.invalidContainerNameError)!] = problem
+            throw error
+        }
+        _ = try await storage.rename(id, to: name)
+        return try .json(RenameResponse(name: name))
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import WOPIModels
+import WOPIStorage
+
+extension WOPIHost {
+    func handleEcosystem(
+        _ endpoint: WOPIRoute.EcosystemEndpoint, override: String?, request: WOPIRequest, context: RequestContext
+    ) async throws -> WOPIResponse {
+        switch (endpoint, request.method, override) {
+        case (.info, .get, _):
+            return try .json(CheckEcosystemResponse(supportsContainers: true))
+        case (.rootContainerPointer, .get, _):
+            let root = try await storage.rootContainer(forUser: context.user.id)
+            return try .json(containerPointer(root, context: context))
+        case (.info, .post, WOPIOverride.getWopiSrcWithAccessToken):
+            let file = try await fileForNativeName(request.header(WOPIHeader.hostNativeFileName), user: context.user)
+            let (token, expiresAt) = mintToken(userID: context.user.id, resource: .file(file.id))
+            let url = RequestContext.append(token: token, expiresAt: expiresAt, to: context.fileSrc(file.id))
+            return try .json(URLResponse(url: url))
+        default:
+            throw unsupported(override, on: "ecosystem/\(endpoint.rawValue)")
+        }
+    }
+
+    /// Resolves GetFileWopiSrc's `X-WOPI-HostNativeFileName`: a WOPISrc or host URL ending in `/files/{id}`, a
+    /// bare file ID, or a path below the user's root such as `/Documents/Report.docx`.
+    func fileForNativeName(_ name: String?, user: WOPIUser) async throws -> FileMetadata {
+        guard let name, !name.isEmpty else {
+            throw WOPIHTTPError.notFound("Send X-WOPI-HostNativeFileName with a file path, ID or WOPISrc.")
+        }
+        let withoutQuery = String(name.split(separator: "?", maxSplits: 1).first ?? "")
+        var candidate: FileMetadata?
+        if let range = withoutQuery.range(of: "/files/"),
+            let id = ItemID(rawValue: String(withoutQuery[range.upperBound...]).trimmingSuffix("/"))
+        {
+            candidate = try? await storage.file(id)
+        } else if let id = ItemID(rawValue: name) {
+            candidate = try? await storage.file(id)
+        }
+        if candidate == nil {
+            let root = try await storage.rootContainer(forUser: user.id)
+            if case .file(let file)? = try? await storage.item(atPath: name, under: root.id) { candidate = file }
+        }
+        guard let file = candidate, file.ownerID == user.id else {
+            throw WOPIHTTPError.notFound("No file of this user matches X-WOPI-HostNativeFileName.")
+        }
+        return file
+    }
+}

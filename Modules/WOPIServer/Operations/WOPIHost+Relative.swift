@@ -1,0 +1,45 @@
+import Foundation
+import HTTPTypes
+import WOPIModels
+import WOPIStorage
+
+extension WOPIHost {
+    /// PutRelativeFile (digest §4.9): a new file from the body, beside the source file.
+    func putRelativeFile(_ id: ItemID, request: WOPIRequest, context: RequestContext) async throws -> WOPIResponse {
+        let source = try await storage.file(id)
+        let target = try await resolve(
+            TargetName(request), in: source.parentID, sourceName: source.name, isContainer: false)
+        let created = try await storage.createFile(
+            named: target.name, in: source.parentID, content: limited(request.body), overwrite: target.replacing != nil)
+        return try .json(newFileResponse(created, context: context))
+    }
+
+    /// RenameFile (digest §4.10): the requested name has no extension; the old extension is kept, the ID too.
+    func renameFile(_ id: ItemID, request: WOPIRequest) async throws -> WOPIResponse {
+        guard let header = request.header(WOPIHeader.requestedName) else {
+            throw WOPIHTTPError.badRequest("RenameFile needs X-WOPI-RequestedName.")
+        }
+        let file = try await storage.file(id)
+        try await applyLockRules(.renameFile(request.header(WOPIHeader.lock)), on: id)
+        let requested = UTF7.decodeLeniently(header)
+        let suffix = FileNameRules.split(file.name).extension.map { "." + $0 } ?? ""
+        var name = Self.fitToStorage(FileNameRules.sanitized(requested + suffix))
+        guard FileNameRules.split(name).base.isEmpty == false, StorageName.problem(with: name) == nil else {
+            var error = WOPIHTTPError.badRequest("The name \"\(requested)\" cannot be used for a file.")
+            error.headers[HTTPField.Name(WOPIHeader.invalidFileNameError)!] = "The name is empty or not allowed."
+            throw error
+        }
+        if name != file.name {
+            let taken = Set(try await storage.children(of: file.parentID).map(\.name))
+            name = FileNameRules.uniqueName(for: name, isTaken: { taken.contains($0) })
+            _ = try await storage.rename(id, to: name)
+        }
+        return try .json(RenameResponse(name: FileNameRules.split(name).base))
+    }
+
+    func newFileResponse(_ file: FileMetadata, context: RequestContext) -> NewFileResponse {
+        NewFileResponse(
+            name: FileNameRules.sanitized(file.name),
+            url: context.withToken(context.fileSrc(file.id), for: .file(file.id), signer: tokens))
+    }
+}

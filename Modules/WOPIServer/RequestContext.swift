@@ -1,0 +1,90 @@
+import Foundation
+import WOPIModels
+import WOPIStorage
+
+/// What an authorized request carries into an operation: who calls, with which token, and how to build URLs.
+struct RequestContext: Sendable {
+    /// The verified token claims.
+    var token: AccessToken
+    /// The calling user.
+    var user: WOPIUser
+    /// The WOPI root URL, for example `https://wopi.example.com/wopi`.
+    var wopiRoot: String
+
+    /// The WOPISrc of a file (no token).
+    func fileSrc(_ id: ItemID) -> String { "\(wopiRoot)/files/\(id)" }
+    /// The WOPI URL of a container (no token).
+    func containerSrc(_ id: ItemID) -> String { "\(wopiRoot)/containers/\(id)" }
+    /// The ecosystem URL (no token).
+    var ecosystemSrc: String { "\(wopiRoot)/ecosystem" }
+
+    /// `url` with a token for `resource` appended. Tokens traded from this request's token keep its expiry
+    /// (digest §2.3), so a leaked token cannot be renewed by walking the tree.
+    func withToken(_ url: String, for resource: AccessToken.Resource, signer: AccessTokenSigner) -> String {
+        let traded = AccessToken(userID: token.userID, resource: resource, expiresAt: token.expiresAt)
+        return Self.append(token: signer.mint(traded), expiresAt: token.expiresAt, to: url)
+    }
+
+    /// Appends `access_token` and `access_token_ttl` (epoch milliseconds) to a URL.
+    static func append(token: String, expiresAt: Date, to url: String) -> String {
+        let separator = url.contains("?") ? "&" : "?"
+        return "\(url)\(separator)access_token=\(token)&access_token_ttl=\(EpochMilliseconds.from(expiresAt))"
+    }
+}
+
+extension WOPIHost {
+    /// The WOPI root URL for a request: the configured public URL, or the request's own origin.
+    func wopiRoot(for request: WOPIRequest) -> String {
+        let base = configuration.publicURL ?? request.origin ?? "http://localhost"
+        return base.trimmingSuffix("/") + configuration.wopiPath
+    }
+
+    /// Verifies the request's access token (401 when missing, malformed, tampered or expired).
+    func authorizedToken(_ request: WOPIRequest) async throws -> AccessToken {
+        guard let raw = request.accessToken else {
+            throw WOPIHTTPError.unauthorized("No access token: send access_token in the query string.")
+        }
+        do {
+            return try tokens.verify(raw, now: now())
+        } catch .expired {
+            throw WOPIHTTPError.unauthorized("The access token expired; get a new one (GetNewAccessToken).")
+        } catch {
+            throw WOPIHTTPError.unauthorized("The access token is not valid.")
+        }
+    }
+
+    /// Verifies the token and that it covers `resource`; 401 for a bad token, 404 for another resource or an
+    /// item the user does not own.
+    func authorize(_ request: WOPIRequest, for resource: AccessToken.Resource) async throws -> RequestContext {
+        let token = try await authorizedToken(request)
+        guard token.resource == resource else {
+            throw WOPIHTTPError.notFound("The access token is for another resource.")
+        }
+        guard let user = try await users.user(token.userID) else {
+            throw WOPIHTTPError.unauthorized("The access token's user no longer exists.")
+        }
+        let context = RequestContext(token: token, user: user, wopiRoot: wopiRoot(for: request))
+        switch resource {
+        case .file(let id), .container(let id):
+            let item = try await storage.item(id)
+            guard item.ownerID == user.id else { throw WOPIHTTPError.notFound("No item has this ID.") }
+        case .ecosystem:
+            break
+        }
+        return context
+    }
+
+    /// Mints a fresh token with the host's default lifetime (for OAuth-authenticated callers and the CLI).
+    public func mintToken(userID: String, resource: AccessToken.Resource) -> (token: String, expiresAt: Date) {
+        let expiresAt = now().addingTimeInterval(configuration.accessTokenLifetime)
+        return (tokens.mint(AccessToken(userID: userID, resource: resource, expiresAt: expiresAt)), expiresAt)
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        var text = self
+        while text.hasSuffix(suffix) { text.removeLast(suffix.count) }
+        return text
+    }
+}

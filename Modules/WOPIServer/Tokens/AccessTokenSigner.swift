@@ -1,0 +1,99 @@
+import Crypto
+import Foundation
+import WOPIModels
+import WOPIStorage
+
+/// Mints and verifies WOPI access tokens: HMAC-SHA256-signed, URL-safe, scoped to one user and one resource.
+///
+/// A token is `base64url(claims) "." base64url(HMAC-SHA256(key, claims))`, made only of URL-safe characters
+/// (digest §2.3 recommends this so proof-key signing is unambiguous). The claims are the user, the resource and
+/// the expiry in epoch milliseconds. Verification checks the MAC in constant time before reading anything, so a
+/// tampered token is rejected without revealing where it differs.
+///
+/// Every process that shares the key (the host, a CLI minting tokens) accepts the others' tokens.
+public struct AccessTokenSigner: Sendable {
+    private let key: SymmetricKey
+    private static let version = "1"
+
+    /// Creates a signer with a key of at least 32 bytes.
+    public init(key: SymmetricKey) {
+        precondition(key.bitCount >= 256, "A WOPI token key must have at least 256 bits.")
+        self.key = key
+    }
+
+    /// Mints a token for `claims`.
+    public func mint(_ claims: AccessToken) -> String {
+        let payload = Self.encode(claims)
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: key)
+        return Base64URL.encode(Data(payload.utf8)) + "." + Base64URL.encode(Data(mac))
+    }
+
+    /// Why a token was refused.
+    public enum Rejection: Error, Sendable, Equatable {
+        /// Not a token of ours, or tampered with.
+        case invalid
+        /// A genuine token past its expiry.
+        case expired
+    }
+
+    /// Verifies a token and returns its claims.
+    ///
+    /// - Throws: ``Rejection/invalid`` for a malformed or tampered token, ``Rejection/expired`` when it lapsed.
+    public func verify(_ token: String, now: Date = Date()) throws(Rejection) -> AccessToken {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let payload = Base64URL.decode(String(parts[0])),
+            let mac = Base64URL.decode(String(parts[1]))
+        else { throw .invalid }
+        // Constant-time comparison of the MAC.
+        guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: payload, using: key) else { throw .invalid }
+        guard let text = String(data: payload, encoding: .utf8), let claims = Self.decode(text) else { throw .invalid }
+        guard claims.expiresAt > now else { throw .expired }
+        return claims
+    }
+
+    private static func encode(_ claims: AccessToken) -> String {
+        let resource: String
+        switch claims.resource {
+        case .file(let id): resource = "f:\(id)"
+        case .container(let id): resource = "c:\(id)"
+        case .ecosystem: resource = "e:"
+        }
+        return [version, claims.userID, resource, String(EpochMilliseconds.from(claims.expiresAt))].joined(separator: "|")
+    }
+
+    private static func decode(_ text: String) -> AccessToken? {
+        let fields = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 4, fields[0] == version, !fields[1].isEmpty, let millis = Int64(fields[3]) else {
+            return nil
+        }
+        let resource: AccessToken.Resource
+        let kind = fields[2].prefix(2)
+        let id = String(fields[2].dropFirst(2))
+        switch kind {
+        case "f:": guard let itemID = ItemID(rawValue: id) else { return nil }; resource = .file(itemID)
+        case "c:": guard let itemID = ItemID(rawValue: id) else { return nil }; resource = .container(itemID)
+        case "e:": resource = .ecosystem
+        default: return nil
+        }
+        return AccessToken(userID: fields[1], resource: resource, expiresAt: EpochMilliseconds.date(millis))
+    }
+}
+
+/// Base64url without padding (RFC 4648 §5).
+enum Base64URL {
+    static func encode(_ data: Data) -> String {
+        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decode(_ text: String) -> Data? {
+        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            return nil
+        }
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        // Refuse non-canonical text (unused bits set in the last character): one token, one spelling.
+        guard let data = Data(base64Encoded: base64), encode(data) == text else { return nil }
+        return data
+    }
+}

@@ -1,0 +1,54 @@
+import HTTPTypes
+import WOPIStorage
+
+/// Where a request goes, parsed from its path (digest §2.1): `…/wopi*/files/{id}[/contents|/ancestry|…]`,
+/// `…/wopi*/containers/{id}[/children|…]`, `…/wopi*/ecosystem[/root_container_pointer]`, `…/wopibootstrapper`.
+enum WOPIRoute: Equatable {
+    enum FileEndpoint: String { case info = "", contents, ancestry, ecosystemPointer = "ecosystem_pointer" }
+    enum ContainerEndpoint: String {
+        case info = "", children, ancestry, ecosystemPointer = "ecosystem_pointer"
+    }
+    enum EcosystemEndpoint: String { case info = "", rootContainerPointer = "root_container_pointer" }
+
+    case file(ItemID, FileEndpoint)
+    case container(ItemID, ContainerEndpoint)
+    case ecosystem(EcosystemEndpoint)
+    case bootstrapper
+    /// A WOPI-shaped path whose item ID is not a valid ID: it names nothing.
+    case unknownItem
+
+    init?(path: String) {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if segments.last?.hasSuffix("wopibootstrapper") == true {
+            self = .bootstrapper
+            return
+        }
+        guard let index = segments.firstIndex(where: { $0.lowercased().hasPrefix("wopi") }),
+            index + 1 < segments.count
+        else { return nil }
+        let rest = Array(segments[(index + 1)...])
+        switch rest[0] {
+        case "files", "containers":
+            guard rest.count == 2 || rest.count == 3 else { return nil }
+            guard let id = ItemID(rawValue: rest[1]) else {
+                self = .unknownItem
+                return
+            }
+            let sub = rest.count == 3 ? rest[2] : ""
+            if rest[0] == "files" {
+                guard let endpoint = FileEndpoint(rawValue: sub) else { return nil }
+                self = .file(id, endpoint)
+            } else {
+                guard let endpoint = ContainerEndpoint(rawValue: sub) else { return nil }
+                self = .container(id, endpoint)
+            }
+        case "ecosystem":
+            guard rest.count <= 2, let endpoint = EcosystemEndpoint(rawValue: rest.count == 2 ? rest[1] : "") else {
+                return nil
+            }
+            self = .ecosystem(endpoint)
+        default:
+            return nil
+        }
+    }
+}

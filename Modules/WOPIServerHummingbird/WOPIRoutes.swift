@@ -1,0 +1,61 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import WOPIServer
+import WOPIStorage
+
+/// Mounts a ``WOPIHost`` on a Hummingbird router.
+///
+/// The host core knows nothing of Hummingbird; these routes translate requests and responses and stream bodies
+/// in both directions (`request.body` is never collected).
+///
+/// ```swift
+/// let router = Router()
+/// WOPIRoutes.add(to: router, host: host)
+/// let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 8080)))
+/// try await app.runService()
+/// ```
+public enum WOPIRoutes {
+    /// Adds the WOPI endpoints (everything under the host's WOPI path) and the bootstrapper (`/wopibootstrapper`).
+    public static func add<Context: RequestContext>(to router: Router<Context>, host: WOPIHost) {
+        let wopiPath = RouterPath(String(host.configuration.wopiPath.drop(while: { $0 == "/" })) + "/**")
+        for path in [wopiPath, RouterPath("wopibootstrapper")] {
+            for method in [HTTPRequest.Method.get, .post] {
+                router.on(path, method: method) { request, _ in
+                    await host.handle(WOPIRequest(request)).hummingbirdResponse
+                }
+            }
+        }
+    }
+}
+
+extension WOPIRequest {
+    /// Wraps a Hummingbird request; the body stays a stream.
+    public init(_ request: Request) {
+        self.init(head: request.head, body: ByteStream(request.body))
+    }
+}
+
+extension WOPIResponse {
+    /// The Hummingbird response for this WOPI response; streamed bodies are written chunk by chunk.
+    public var hummingbirdResponse: Response {
+        switch body {
+        case .empty:
+            var headers = headers
+            headers[.contentLength] = "0"
+            return Response(status: status, headers: headers, body: ResponseBody())
+        case .buffer(let buffer):
+            return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: buffer))
+        case .stream(let stream):
+            let length = stream.knownLength.map { Int($0) }
+            return Response(
+                status: status, headers: headers,
+                body: ResponseBody(contentLength: length) { writer in
+                    for try await chunk in stream {
+                        try await writer.write(chunk)
+                    }
+                    try await writer.finish(nil)
+                })
+        }
+    }
+}

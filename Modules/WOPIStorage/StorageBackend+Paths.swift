@@ -1,0 +1,26 @@
+extension StorageBackend {
+    /// The item at a slash-separated path of names below `container` (`"Reports/Q4.xlsx"`; a leading `/` and
+    /// empty segments are ignored; `""` is the container itself).
+    ///
+    /// - Throws: ``StorageError/Code/notFound`` when a segment names nothing, ``StorageError/Code/invalidName``
+    ///   for `.` or `..` segments (paths never climb).
+    public func item(atPath path: String, under container: ItemID) async throws -> StorageItem {
+        var current = try await item(container)
+        for segment in path.split(separator: "/", omittingEmptySubsequences: true).map(String.init) {
+            try StorageName.validate(segment)
+            guard case .container(let folder) = current,
+                let next = try await child(named: segment, in: folder.id)
+            else {
+                throw StorageError(.notFound, "Nothing is at \"\(path)\" (no \"\(segment)\").")
+            }
+            current = next
+        }
+        return current
+    }
+
+    /// The slash-separated path of an item below its user's root, for example `Reports/Q4.xlsx`.
+    public func path(of id: ItemID) async throws -> String {
+        let names = try await ancestors(of: id).dropFirst().map(\.name) + [try await item(id).name]
+        return try await item(id).parentID == nil ? "" : names.joined(separator: "/")
+    }
+}

@@ -1,0 +1,45 @@
+import Crypto
+import Foundation
+import Testing
+import WOPIServer
+import WOPIStorage
+
+struct AccessTokenSignerTests {
+    let signer = AccessTokenSigner(key: SymmetricKey(size: .bits256))
+    let file = ItemID(rawValue: "file1")!
+
+    @Test func roundTripsClaims() throws {
+        let expiry = Date(timeIntervalSince1970: 2_000_000_000.123)
+        for resource in [AccessToken.Resource.file(file), .container(file), .ecosystem] {
+            let token = signer.mint(AccessToken(userID: "ana", resource: resource, expiresAt: expiry))
+            let claims = try signer.verify(token, now: Date(timeIntervalSince1970: 1_900_000_000))
+            #expect(claims.userID == "ana")
+            #expect(claims.resource == resource)
+            #expect(abs(claims.expiresAt.timeIntervalSince(expiry)) < 0.001)
+            #expect(token.allSatisfy { $0.isLetter || $0.isNumber || "-_.".contains($0) }, "token must be URL-safe")
+        }
+    }
+
+    @Test func rejectsEveryTamperedCharacter() {
+        let token = signer.mint(AccessToken(userID: "ana", resource: .file(file), expiresAt: .distantFuture))
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        var characters = Array(token)
+        for index in characters.indices where characters[index] != "." {
+            let original = characters[index]
+            characters[index] = alphabet.first { $0 != original }!
+            #expect(throws: AccessTokenSigner.Rejection.invalid) { try signer.verify(String(characters)) }
+            characters[index] = original
+        }
+    }
+
+    @Test func rejectsExpiredTokensAndOtherKeys() {
+        let past = signer.mint(AccessToken(userID: "ana", resource: .ecosystem, expiresAt: Date(timeIntervalSinceNow: -1)))
+        #expect(throws: AccessTokenSigner.Rejection.expired) { try signer.verify(past) }
+        let other = AccessTokenSigner(key: SymmetricKey(size: .bits256))
+        let foreign = other.mint(AccessToken(userID: "ana", resource: .ecosystem, expiresAt: .distantFuture))
+        #expect(throws: AccessTokenSigner.Rejection.invalid) { try signer.verify(foreign) }
+        for garbage in ["", ".", "abc", "a.b.c", "%%%.%%%"] {
+            #expect(throws: AccessTokenSigner.Rejection.invalid) { try signer.verify(garbage) }
+        }
+    }
+}

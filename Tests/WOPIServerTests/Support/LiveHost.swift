@@ -1,0 +1,86 @@
+import Crypto
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import WOPIServer
+import WOPIServerHummingbird
+import WOPIStorage
+
+/// A real WOPI host on 127.0.0.1 with an OS-chosen port, for the duration of a test body.
+struct LiveHost: Sendable {
+    let host: WOPIHost
+    let baseURL: String
+    let user = "ana"
+
+    var wopiRoot: String { baseURL + "/wopi" }
+
+    /// Runs `body` against a host over `storage`, then shuts the server down.
+    static func run<T: Sendable>(
+        storage: any StorageBackend = InMemoryStorage(), configuration: WOPIHostConfiguration = WOPIHostConfiguration(),
+        _ body: @Sendable (LiveHost) async throws -> T
+    ) async throws -> T {
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        let users = InMemoryUserDirectory()
+        await users.save(WOPIUser(id: "ana", signInName: "ana@example.com", displayName: "Ana", passwordHash: nil))
+        await users.save(WOPIUser(id: "bob", signInName: "bob@example.com", displayName: "Bob", passwordHash: nil))
+        let host = WOPIHost(
+            storage: storage, locks: InMemoryLockStore(), users: users,
+            tokens: AccessTokenSigner(key: SymmetricKey(size: .bits256)), configuration: configuration, logger: logger)
+        let router = Router()
+        WOPIRoutes.add(to: router, host: host)
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
+        let group = ServiceGroup(services: [app], logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw CancellationError() }
+            let live = LiveHost(host: host, baseURL: "http://127.0.0.1:\(port)")
+            do {
+                let result = try await body(live)
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+                return result
+            } catch {
+                await group.triggerGracefulShutdown()
+                try? await tasks.waitForAll()
+                throw error
+            }
+        }
+    }
+
+    /// A token for `resource` acting for `user` (default Ana).
+    func token(_ resource: AccessToken.Resource, user: String? = nil, lifetime: TimeInterval = 3600) -> String {
+        host.tokens.mint(
+            AccessToken(userID: user ?? self.user, resource: resource, expiresAt: Date().addingTimeInterval(lifetime)))
+    }
+
+    /// The URL of a file endpoint with a token.
+    func fileURL(_ id: ItemID, _ suffix: String = "", token: String? = nil) -> String {
+        "\(wopiRoot)/files/\(id)\(suffix)?access_token=\(token ?? self.token(.file(id)))"
+    }
+
+    /// The URL of a container endpoint with a token.
+    func containerURL(_ id: ItemID, _ suffix: String = "", token: String? = nil) -> String {
+        "\(wopiRoot)/containers/\(id)\(suffix)?access_token=\(token ?? self.token(.container(id)))"
+    }
+
+    /// Creates a file in Ana's root.
+    func seedFile(_ name: String, _ content: String = "hello") async throws -> FileMetadata {
+        let root = try await host.storage.rootContainer(forUser: user)
+        return try await host.storage.createFile(
+            named: name, in: root.id, content: ByteStream(chunks: [ByteBuffer(string: content)]), overwrite: false)
+    }
+}
+
+/// Users in memory, for tests.
+actor InMemoryUserDirectory: UserDirectory {
+    private var users: [String: WOPIUser] = [:]
+    func user(_ id: String) -> WOPIUser? { users[id] }
+    func save(_ user: WOPIUser) { users[user.id] = user }
+    func allUsers() -> [WOPIUser] { users.values.sorted { $0.id < $1.id } }
+}
