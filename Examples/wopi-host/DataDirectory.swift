@@ -1,0 +1,88 @@
+import FileSystemStorage
+import Foundation
+import WOPIServer
+import WOPIStorage
+
+/// The example host's data directory: everything one small deployment needs, in one folder.
+///
+/// ```
+/// DIR/host.json        which storage this directory uses (written once)
+/// DIR/secrets/         token.key (0600): signs WOPI access tokens; shared by `serve` and `token`
+/// DIR/users.json       users (filesystem storage)
+/// DIR/files/           the files (filesystem storage)
+/// DIR/server.json      the URL of the running `serve`, so `token` can print a usable WOPISrc
+/// ```
+struct DataDirectory {
+    enum StorageKind: String, Codable, CaseIterable {
+        case fs
+    }
+
+    struct Settings: Codable {
+        var storage: StorageKind
+    }
+
+    let url: URL
+    let settings: Settings
+
+    /// Opens `path`, creating it with `storage` (or the default) when new; refuses a different explicit storage.
+    init(path: String, storage requested: StorageKind?) throws {
+        url = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let settingsURL = url.appendingPathComponent("host.json")
+        if let data = try? Data(contentsOf: settingsURL) {
+            settings = try JSONDecoder().decode(Settings.self, from: data)
+            if let requested, requested != settings.storage {
+                throw ValidationFailure(
+                    "\(path) holds \(settings.storage.rawValue) storage; drop --storage or use another --data folder.")
+            }
+        } else {
+            settings = Settings(storage: requested ?? .fs)
+            try JSONEncoder().encode(settings).write(to: settingsURL, options: .atomic)
+        }
+    }
+
+    var isNew: Bool { (try? FileManager.default.contentsOfDirectory(atPath: url.path).count) ?? 0 <= 1 }
+
+    func tokenSigner() throws -> AccessTokenSigner {
+        AccessTokenSigner(key: try SecretKeyFile.loadOrCreate(at: url.appendingPathComponent("secrets/token.key")))
+    }
+
+    func storage() throws -> any StorageBackend {
+        switch settings.storage {
+        case .fs: try FileSystemStorage(root: url.appendingPathComponent("files"))
+        }
+    }
+
+    func users() throws -> any UserDirectory {
+        switch settings.storage {
+        case .fs: FileUserDirectory(url: url.appendingPathComponent("users.json"))
+        }
+    }
+
+    func lockStore() throws -> any LockStore {
+        switch settings.storage {
+        case .fs: InMemoryLockStore()
+        }
+    }
+
+    // MARK: The running server's address
+
+    private var serverFile: URL { url.appendingPathComponent("server.json") }
+
+    func recordServerURL(_ serverURL: String) throws {
+        try JSONEncoder().encode(["url": serverURL]).write(to: serverFile, options: .atomic)
+    }
+
+    func clearServerURL() { try? FileManager.default.removeItem(at: serverFile) }
+
+    func runningServerURL() -> String? {
+        guard let data = try? Data(contentsOf: serverFile) else { return nil }
+        return (try? JSONDecoder().decode([String: String].self, from: data))?["url"]
+    }
+}
+
+/// A user-facing error of the example host: its message says what to do.
+struct ValidationFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

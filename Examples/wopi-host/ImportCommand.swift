@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import WOPIStorage
+
+/// `wopi-host import --user NAME LOCAL_FILE [DEST_PATH]`: copies a local file into a user's files.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import", abstract: "Put a local file into a user's files (folders are created as needed).")
+
+    @OptionGroup var data: DataOptions
+    @Option(name: .long, help: "The user who receives the file.") var user: String
+    @Flag(name: .long, help: "Replace an existing file at DEST_PATH.") var overwrite = false
+    @Argument(help: "The local file.") var localFile: String
+    @Argument(help: "Where it goes below the user's root, e.g. Reports/Q4.xlsx (default: the file's name).")
+    var destPath: String?
+
+    func run() async throws {
+        let directory = try data.open()
+        guard try await directory.users().user(user) != nil else {
+            throw ValidationFailure("No user \(user); add one with `wopi-host user add \(user) --password-stdin`.")
+        }
+        let storage = try directory.storage()
+        let source = URL(fileURLWithPath: localFile)
+        let target = destPath ?? source.lastPathComponent
+        var segments = target.split(separator: "/").map(String.init)
+        guard let name = segments.popLast() else { throw ValidationFailure("DEST_PATH needs a file name.") }
+        var folder = try await storage.rootContainer(forUser: user).id
+        for segment in segments {
+            switch try await storage.child(named: segment, in: folder) {
+            case .container(let existing)?: folder = existing.id
+            case .file?: throw ValidationFailure("\(segment) in \(target) is a file, not a folder.")
+            case nil: folder = try await storage.createContainer(named: segment, in: folder).id
+            }
+        }
+        let file = try await storage.createFile(
+            named: name, in: folder, content: try .contentsOfFile(at: source), overwrite: overwrite)
+        print("imported \(target) (\(file.size) bytes, id \(file.id))")
+    }
+}

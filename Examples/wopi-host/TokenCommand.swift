@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import WOPIModels
+import WOPIServer
+import WOPIStorage
+
+/// `wopi-host token --user NAME --file PATH`: prints a WOPISrc and an access token for a file.
+struct TokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Print {\"wopiSrc\", \"accessToken\", \"accessTokenTTL\"} for a file, usable at once against `serve`.")
+
+    @OptionGroup var data: DataOptions
+    @Option(name: .long, help: "The user the token acts for.") var user: String
+    @Option(name: .long, help: "The file's path below the user's root, e.g. Welcome.docx.") var file: String
+    @Option(name: .long, help: "The token lifetime in seconds.") var ttl: Int = 36_000
+    @Option(name: .long, help: "The host's public URL (default: the URL of the running `serve` on this --data).")
+    var publicURL: String?
+
+    func run() async throws {
+        let directory = try data.open()
+        guard try await directory.users().user(user) != nil else { throw ValidationFailure("No user \(user).") }
+        guard let base = publicURL ?? directory.runningServerURL() else {
+            throw ValidationFailure("No running `wopi-host serve` on \(data.data); start it or pass --public-url.")
+        }
+        let storage = try directory.storage()
+        let root = try await storage.rootContainer(forUser: user)
+        guard case .file(let target) = try await storage.item(atPath: file, under: root.id) else {
+            throw ValidationFailure("\(file) is a folder; pass a file.")
+        }
+        let expiresAt = Date().addingTimeInterval(TimeInterval(ttl))
+        let token = try directory.tokenSigner().mint(
+            AccessToken(userID: user, resource: .file(target.id), expiresAt: expiresAt))
+        let output = TokenOutput(
+            wopiSrc: base.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + WOPIHostConfiguration().wopiPath + "/files/\(target.id)",
+            accessToken: token, accessTokenTTL: EpochMilliseconds.from(expiresAt))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(output), as: UTF8.self))
+    }
+
+    struct TokenOutput: Encodable {
+        var wopiSrc: String
+        var accessToken: String
+        var accessTokenTTL: Int64
+    }
+}
