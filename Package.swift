@@ -194,6 +194,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "OAuthServerTests",
+            dependencies: [
+                "WOPIServer", "WOPIServerHummingbird",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/OAuthServerTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "WOPIServerTests",
             dependencies: [
                 "WOPIServer", "WOPIServerHummingbird", "FileSystemStorage", "wopi-host",

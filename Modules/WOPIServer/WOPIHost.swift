@@ -27,6 +27,8 @@ public final class WOPIHost: Sendable {
     public let tokens: AccessTokenSigner
     /// Behaviour settings.
     public let configuration: WOPIHostConfiguration
+    /// The bootstrapper's OAuth verification and challenge; `nil` answers `/wopibootstrapper` with 404.
+    public let bootstrapper: BootstrapperConfiguration?
     let logger: Logger
     let now: @Sendable () -> Date
 
@@ -36,6 +38,7 @@ public final class WOPIHost: Sendable {
     public init(
         storage: any StorageBackend, locks: any LockStore, users: any UserDirectory, tokens: AccessTokenSigner,
         configuration: WOPIHostConfiguration = WOPIHostConfiguration(),
+        bootstrapper: BootstrapperConfiguration? = nil,
         logger: Logger = Logger(label: "wopikit.host"), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.storage = storage
@@ -43,6 +46,7 @@ public final class WOPIHost: Sendable {
         self.users = users
         self.tokens = tokens
         self.configuration = configuration
+        self.bootstrapper = bootstrapper
         self.logger = logger
         self.now = now
     }

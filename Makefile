@@ -1,0 +1,31 @@
+# WOPIKit: the two commands of the README, and a few for development.
+DATA ?= ./wopi-data
+PORT ?= 8080
+SWIFT ?= swift
+
+.PHONY: run test build lint format deps test-deps
+
+## make run: build and start the example host on its default storage (seeds a demo user on first start).
+run: deps
+	$(SWIFT) build -c release --product wopi-host
+	$$($(SWIFT) build -c release --show-bin-path)/wopi-host serve --data $(DATA) --port $(PORT)
+
+## make test: lint, build everything and run every test.
+test: test-deps lint
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+build: deps
+	$(SWIFT) build --build-tests
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel Package.swift Modules Plugins Examples Tests
+
+format:
+	$(SWIFT) format --in-place --recursive --parallel Package.swift Modules Plugins Examples Tests
+
+deps:
+	scripts/install-deps.sh
+
+test-deps:
+	scripts/install-deps.sh --test

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages WOPIKit needs, only those missing. Safe to run again.
+#   scripts/install-deps.sh          packages to build and run the host
+#   scripts/install-deps.sh --test   plus what the test suite drives (FUSE tools, headless Chromium)
+set -euo pipefail
+packages=(libsqlite3-dev libcurl4-openssl-dev libssl-dev libfuse3-dev fuse3 pkg-config)
+if [ "${1:-}" = "--test" ]; then
+  packages+=(chromium chromium-driver fio)
+fi
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "installing: ${missing[*]}"
+sudo_cmd=""
+[ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+$sudo_cmd apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
