@@ -81,6 +81,8 @@ final class VersionReader: Sendable {
                     + "read the file again.")
         }
         state.withLock { $0.offset = offset + length }
+        // Release the version as soon as its last byte is out, not when the consumer asks for more.
+        if offset + length >= end { await releaseOnce() }
         return buffer
     }
 
@@ -111,13 +113,16 @@ final class VersionReader: Sendable {
     private static func release(pool: DatabasePool, leaseID: Int64, versionID: Int64, now: Double, logger: Logger)
         async
     {
-        do {
-            try await pool.write { db in
-                try db.execute(sql: "DELETE FROM version_leases WHERE id = ?", arguments: [leaseID])
-                try StorageSQL.discardRetired(db, [versionID], now: now)
+        // A task of its own, so that a reader whose task was cancelled still releases its lease.
+        await Task {
+            do {
+                try await pool.write { db in
+                    try db.execute(sql: "DELETE FROM version_leases WHERE id = ?", arguments: [leaseID])
+                    try StorageSQL.discardRetired(db, [versionID], now: now)
+                }
+            } catch {
+                logger.notice("Could not release read lease \(leaseID) (it will expire by itself): \(error)")
             }
-        } catch {
-            logger.notice("Could not release read lease \(leaseID) (it will expire by itself): \(error)")
-        }
+        }.value
     }
 }

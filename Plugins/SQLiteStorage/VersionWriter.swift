@@ -33,15 +33,20 @@ struct VersionWriter {
     }
 
     /// Deletes a version that was staged but not committed (best effort: garbage collection catches misses).
+    ///
+    /// It runs in a task of its own, so that it still runs when the write failed because its task was cancelled
+    /// (GRDB refuses database access from a cancelled task).
     func discard(_ versionID: Int64) async {
-        do {
-            try await pool.write { db in
-                try db.execute(
-                    sql: "DELETE FROM file_versions WHERE id = ? AND state = 'writing'", arguments: [versionID])
+        await Task { [pool, logger] in
+            do {
+                try await pool.write { db in
+                    try db.execute(
+                        sql: "DELETE FROM file_versions WHERE id = ? AND state = 'writing'", arguments: [versionID])
+                }
+            } catch {
+                logger.notice("Could not delete unfinished version \(versionID) (garbage collection will): \(error)")
             }
-        } catch {
-            logger.notice("Could not delete unfinished version \(versionID) (garbage collection will): \(error)")
-        }
+        }.value
     }
 
     private func begin() async throws -> Int64 {

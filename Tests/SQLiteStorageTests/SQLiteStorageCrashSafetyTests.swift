@@ -41,6 +41,45 @@ struct SQLiteStorageCrashSafetyTests {
         #expect(try await reopened.database.integrityCheck() == ["ok"])
     }
 
+    @Test("a write cancelled mid-body leaves the old version and cleans its chunks at once")
+    func cancelledWrite() async throws {
+        let file = try TemporaryDatabaseFile()
+        let storage = try file.openStorage(small)
+        let root = try await storage.rootContainer(forUser: "alice")
+        let original = try await storage.createFile(
+            named: "doc.bin", in: root.id, content: TestContent.stream(seed: 1, size: 9_000), overwrite: false)
+        // A body that sends 40 000 bytes, then hangs like a stalled client until its task is cancelled.
+        let stalling = ByteStream {
+            var sent = 0
+            return {
+                if sent >= 40_000 { try await Task.sleep(for: .seconds(60)) }
+                sent += 5_000
+                return ByteBuffer(repeating: 7, count: 5_000)
+            }
+        }
+        let write = Task { try await storage.writeFile(original.id, content: stalling, expectedVersion: nil) }
+        try await eventually { try await TemporaryDatabaseFile.strayChunks(storage.database) > 0 }
+        write.cancel()
+        await #expect(throws: StorageError.self) { _ = try await write.value }
+        #expect(try await TemporaryDatabaseFile.strayChunks(storage.database) == 0)
+        #expect(try await TemporaryDatabaseFile.count(storage.database, "file_versions") == 1)
+        #expect(try await storage.file(original.id) == original)
+    }
+
+    @Test("a read that is dropped unread releases its lease")
+    func droppedRead() async throws {
+        let file = try TemporaryDatabaseFile()
+        let storage = try file.openStorage(small)
+        let root = try await storage.rootContainer(forUser: "alice")
+        let doc = try await storage.createFile(
+            named: "doc.bin", in: root.id, content: TestContent.stream(seed: 1, size: 9_000), overwrite: false)
+        do {
+            let read = try await storage.readFile(doc.id)
+            #expect(read.body.knownLength == 9_000)
+        }
+        try await eventually { try await TemporaryDatabaseFile.count(storage.database, "version_leases") == 0 }
+    }
+
     @Test("chunks of a write whose process died are collected once the write is abandoned")
     func crashedWrite() async throws {
         let file = try TemporaryDatabaseFile()
@@ -133,6 +172,17 @@ private func expectInjectedFailure(
     } catch let error as StorageError {
         #expect(error.code == .io && error.underlying is TestContent.InjectedFailure, sourceLocation: sourceLocation)
     }
+}
+
+/// Waits until `condition` holds, failing the test after about three seconds.
+private func eventually(
+    sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async throws -> Bool
+) async throws {
+    for _ in 0..<300 {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record("the condition did not become true in time", sourceLocation: sourceLocation)
 }
 
 /// A clock that tests move forward by hand.
