@@ -89,9 +89,16 @@ final class VersionReader: Sendable {
     private func renewLease(now: Double) async throws {
         let expiry = now + configuration.readLeaseDuration
         let renewed = try await SQLiteErrorMapping.perform("renew the read lease on version \(versionID)") {
-            try await pool.write { [leaseID] db in
+            try await pool.write { [leaseID, versionID] db in
                 try db.execute(
                     sql: "UPDATE version_leases SET expires_at = ? WHERE id = ?", arguments: [expiry, leaseID])
+                if db.changesCount == 1 { return true }
+                // The lease ran out and was collected: take it again if the version is still there.
+                try db.execute(
+                    sql: """
+                        INSERT INTO version_leases (id, version_id, expires_at)
+                        SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM file_versions WHERE id = ?)
+                        """, arguments: [leaseID, versionID, expiry, versionID])
                 return db.changesCount == 1
             }
         }

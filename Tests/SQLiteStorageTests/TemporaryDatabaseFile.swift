@@ -21,10 +21,10 @@ final class TemporaryDatabaseFile: Sendable {
     }
 
     /// Opens a new connection pool on the file, as another host process would.
-    func openDatabase() throws -> SQLiteDatabase {
+    func openDatabase(synchronous: SQLiteDatabase.Configuration.Synchronous = .full) throws -> SQLiteDatabase {
         var logger = Logger(label: "sqlite-storage-tests")
         logger.logLevel = .warning
-        return try SQLiteDatabase(path: path, configuration: .init(logger: logger))
+        return try SQLiteDatabase(path: path, configuration: .init(synchronous: synchronous, logger: logger))
     }
 
     /// Opens a storage on a new connection pool.
