@@ -177,7 +177,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SQLiteStorageTests",
-            dependencies: ["SQLiteStorage", "WOPIStorageConformance"],
+            dependencies: [
+                "SQLiteStorage", "WOPIStorageConformance",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Tests/SQLiteStorageTests",
             swiftSettings: swiftSettings
         ),

@@ -1,0 +1,170 @@
+import Foundation
+import GRDB
+import Logging
+import WOPIStorage
+
+/// One SQLite file that holds a whole small WOPI deployment: items and file content (``SQLiteStorage``),
+/// WOPI locks (``SQLiteLockStore``), and the tables other stores add with their own ``SQLiteSchema``.
+///
+/// The database owns a GRDB `DatabasePool`, shared by every store built on it:
+/// - **WAL mode** (set by `DatabasePool`): readers never block the writer nor each other, and a crash or kill
+///   at any moment leaves the last committed state.
+/// - **`PRAGMA synchronous = FULL`** by default: in WAL mode this fsyncs the log at each commit, so a save that
+///   returned success survives a power loss, not only a process crash (`NORMAL` would keep the file consistent
+///   but could lose the last commits). See ``Configuration/synchronous``.
+/// - **`PRAGMA foreign_keys = ON`** (GRDB's default) and a **busy timeout** (``Configuration/busyTimeout``), so
+///   several host processes can share one file; write transactions are `IMMEDIATE`.
+///
+/// ```swift
+/// let database = try SQLiteDatabase(path: "/var/lib/wopi/wopi.sqlite")
+/// let storage = try SQLiteStorage(database: database)
+/// let locks = try SQLiteLockStore(database: database)
+/// ```
+///
+/// ## Schema
+///
+/// Each store installs its tables with named migrations (GRDB `DatabaseMigrator`, recorded in
+/// `grdb_migrations` as `storage.v1`, `locks.v1`, …). Version 1:
+///
+/// ```sql
+/// -- storage.v1: the tree. A user's root is the one container with parent_id NULL and that owner_id.
+/// CREATE TABLE items (
+///   id TEXT PRIMARY KEY NOT NULL,                        -- the ItemID
+///   parent_id TEXT REFERENCES items(id),                 -- NULL for a root; a non-empty parent cannot be deleted
+///   owner_id TEXT NOT NULL,                              -- the owner of the root above
+///   kind TEXT NOT NULL CHECK (kind IN ('file', 'container')),
+///   name TEXT NOT NULL,                                  -- NFC, then compared byte for byte (BINARY)
+///   created_at REAL NOT NULL, modified_at REAL NOT NULL, -- seconds since 1970
+///   current_version_id INTEGER REFERENCES file_versions(id),
+///   CHECK ((kind = 'file') = (current_version_id IS NOT NULL)),
+///   CHECK (kind = 'container' OR parent_id IS NOT NULL),
+///   UNIQUE (parent_id, name));
+/// CREATE UNIQUE INDEX items_user_root ON items(owner_id) WHERE parent_id IS NULL;
+/// CREATE INDEX items_current_version ON items(current_version_id);
+/// CREATE TABLE file_versions (
+///   id INTEGER PRIMARY KEY AUTOINCREMENT,                -- the version string; never reused
+///   file_id TEXT REFERENCES items(id) ON DELETE SET NULL, -- NULL while writing and once the file is gone
+///   state TEXT NOT NULL CHECK (state IN ('writing', 'complete')),
+///   chunk_size INTEGER NOT NULL, size INTEGER NOT NULL DEFAULT 0, sha256 BLOB,
+///   created_at REAL NOT NULL, committed_at REAL,         -- committed_at is the file's lastModified
+///   write_expires_at REAL);                              -- a 'writing' version past this is abandoned
+/// CREATE TABLE content_chunks (                          -- fixed-size pieces of a version: 0, 1, 2, …
+///   version_id INTEGER NOT NULL REFERENCES file_versions(id) ON DELETE CASCADE,
+///   chunk_index INTEGER NOT NULL, data BLOB NOT NULL,
+///   PRIMARY KEY (version_id, chunk_index));
+/// CREATE TABLE version_leases (                          -- open readers; a leased version is kept
+///   id INTEGER PRIMARY KEY,
+///   version_id INTEGER NOT NULL REFERENCES file_versions(id) ON DELETE CASCADE,
+///   expires_at REAL NOT NULL);
+/// -- (plus indexes on file_versions(file_id), on writing versions' expiry, and on version_leases(version_id))
+///
+/// -- locks.v1: WOPI locks; a row past expires_at counts as no lock.
+/// CREATE TABLE locks (file_id TEXT PRIMARY KEY NOT NULL, lock_id TEXT NOT NULL, expires_at REAL NOT NULL);
+/// ```
+///
+/// A write streams its content into a new `writing` version in short transactions, then one transaction marks
+/// it `complete` and points the file's `current_version_id` at it; the previous version is deleted at once
+/// unless a reader holds a lease on it. See ``SQLiteStorage`` for the details.
+///
+/// ## Backing up a live database
+///
+/// Copying `wopi.sqlite` with `cp` while hosts run can produce a torn copy (and misses the `-wal` file). Use
+/// either of these, which are safe with WAL while the hosts keep reading and writing:
+///
+/// ```sh
+/// sqlite3 /var/lib/wopi/wopi.sqlite ".backup /backups/wopi-copy.sqlite"
+/// sqlite3 /var/lib/wopi/wopi.sqlite "VACUUM INTO '/backups/wopi-copy.sqlite'"
+/// ```
+///
+/// or call ``backup(to:)`` from the host. Each gives a consistent snapshot as of one commit. Restore by
+/// stopping the hosts and replacing `wopi.sqlite` (and deleting any `wopi.sqlite-wal` / `-shm` next to it).
+/// Check a file with `sqlite3 wopi.sqlite "PRAGMA integrity_check"` or ``integrityCheck()``.
+///
+/// Deleted content leaves free pages inside the file that later writes reuse; the file does not shrink by
+/// itself. A `VACUUM INTO` copy is compacted, so restoring one (hosts stopped) is also how to reclaim space.
+public final class SQLiteDatabase: Sendable {
+    /// The GRDB connection pool, for stores that add their own tables with ``install(_:)``.
+    public let pool: DatabasePool
+    /// The path of the database file.
+    public let path: String
+    /// Where the database and its stores log.
+    public let logger: Logger
+
+    /// Opens (creating if needed) the database file at `path`.
+    ///
+    /// Opening installs no tables: each store installs its own schema when it is created.
+    ///
+    /// - Throws: ``WOPIStorage/StorageError/Code/io`` when the file cannot be opened,
+    ///   ``WOPIStorage/StorageError/Code/corrupt`` when it is not a SQLite database.
+    public init(path: String, configuration: Configuration = Configuration()) throws {
+        var grdb = GRDB.Configuration()
+        grdb.foreignKeysEnabled = true
+        grdb.busyMode = .timeout(configuration.busyTimeout)
+        grdb.maximumReaderCount = configuration.maximumReaderCount
+        grdb.label = "wopikit.sqlite"
+        do {
+            self.pool = try DatabasePool(path: path, configuration: grdb)
+            // Only the pool's single writer connection writes; GRDB sets it to NORMAL when it enables WAL.
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = \(configuration.synchronous.rawValue)")
+            }
+        } catch {
+            throw SQLiteErrorMapping.storageError(
+                error, doing: "open the database at \(path); check the path and its permissions")
+        }
+        self.path = path
+        self.logger = configuration.logger
+    }
+
+    /// Applies the migrations of `schema` that this file has not seen yet; idempotent.
+    ///
+    /// Safe to call from several processes opening the same file at once: a migration that loses the race is
+    /// retried after the winner's commit.
+    public func install(_ schema: SQLiteSchema) throws {
+        do {
+            try schema.apply(to: pool)
+        } catch {
+            // Another process may have run the same migration between our check and our transaction.
+            logger.debug("Retrying the migrations of schema \(schema.name) after: \(error)")
+            do {
+                try schema.apply(to: pool)
+            } catch {
+                throw SQLiteErrorMapping.storageError(error, doing: "migrate the \(schema.name) tables")
+            }
+        }
+    }
+
+    /// The migration identifiers recorded in the file, such as `storage.v1`.
+    public func appliedMigrations() async throws -> [String] {
+        try await SQLiteErrorMapping.perform("list the applied migrations") {
+            try await pool.read { db in
+                guard try db.tableExists("grdb_migrations") else { return [] }
+                return try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
+            }
+        }
+    }
+
+    /// Runs `PRAGMA integrity_check` and returns its lines: `["ok"]` for a sound file.
+    public func integrityCheck() async throws -> [String] {
+        try await SQLiteErrorMapping.perform("check the database integrity") {
+            try await pool.read { db in
+                try String.fetchAll(db, sql: "PRAGMA integrity_check")
+                    + String.fetchAll(db, sql: "PRAGMA foreign_key_check").map { "foreign key violation in \($0)" }
+            }
+        }
+    }
+
+    /// Writes a consistent, compacted copy of the live database to a new file (`VACUUM INTO`).
+    ///
+    /// - Parameter destination: the path of the copy; it must not exist yet.
+    public func backup(to destination: String) async throws {
+        try await SQLiteErrorMapping.perform("back up the database to \(destination)") {
+            try await pool.vacuum(into: destination)
+        }
+    }
+
+    /// Closes every connection; later calls on this database or its stores fail.
+    public func close() throws {
+        try pool.close()
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import GRDB
+import Logging
+import WOPIStorage
+
+/// A ``WOPIStorage/StorageBackend`` in one SQLite file: the embedded default of the example host.
+///
+/// A `final class` rather than an actor: it holds no mutable state of its own (everything lives in the
+/// database), and an actor would serialise the reads that the WAL-mode pool runs in parallel. Writes are
+/// serialised by SQLite itself, across processes too, so several hosts may share one file.
+///
+/// **Content** is stored in fixed-size chunk rows (``Configuration/chunkSize``, 256 KiB by default), so reads
+/// and writes stream: no layer holds a whole file in memory. The SHA-256 is computed while the body streams in.
+///
+/// **Writes are atomic.** A write streams into a new `writing` version in short transactions
+/// (``Configuration/chunksPerTransaction`` chunks each), then one transaction marks the version complete and
+/// switches the file to it. A failure, crash or kill at any point leaves the previous version whole; the
+/// chunks of an abandoned write are deleted when it fails, or, after a crash, by ``collectGarbage()`` once the
+/// write has stored nothing for ``Configuration/abandonedWriteTimeout`` (it runs when the storage opens).
+///
+/// **Readers keep their version.** Opening a file for reading takes a *lease* on its current version (a row
+/// in `version_leases`, renewed while the reader makes progress), in the same transaction that picks the
+/// version. A version that stops being current is deleted right away only when no unexpired lease holds it;
+/// otherwise the last reader's release (or a later ``collectGarbage()``) deletes it. Leases live in the
+/// database, so this holds across processes; a reader that stalls longer than
+/// ``Configuration/readLeaseDuration`` may find its version gone and fails with ``WOPIStorage/StorageError/Code/io``.
+///
+/// **Versions** are the IDs of `file_versions` rows (`AUTOINCREMENT`), so a version string never repeats.
+///
+/// **Names** are stored in Unicode NFC and then compared byte for byte (case-sensitive): names that differ
+/// only in normalisation are the same name, matching Swift's `String` equality; otherwise matching is exact.
+///
+/// Moves across containers (and between users' trees, which changes the owner of the moved subtree) are
+/// supported. See ``SQLiteDatabase`` for the schema.
+public final class SQLiteStorage: StorageBackend {
+    /// The database this storage lives in.
+    public let database: SQLiteDatabase
+    let configuration: Configuration
+    let logger: Logger
+    var pool: DatabasePool { database.pool }
+
+    /// Opens the storage in `database`, installing or upgrading its tables and collecting the garbage of
+    /// writes that were interrupted by a crash.
+    public init(database: SQLiteDatabase, configuration: Configuration = Configuration()) throws {
+        self.database = database
+        self.configuration = configuration
+        self.logger = database.logger
+        try database.install(Self.schema)
+        try collectGarbageNow()
+    }
+
+    public func rootContainer(forUser user: String) async throws -> ContainerMetadata {
+        try await perform("find the root container of user \(user)") {
+            if let root = try await pool.read({ db in try StorageSQL.root(db, of: user) }) { return root }
+            let now = configuration.timestamp
+            return try await pool.write { db in
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO items (id, parent_id, owner_id, kind, name, created_at, modified_at)
+                        VALUES (?, NULL, ?, 'container', ?, ?, ?)
+                        """, arguments: [ItemID.random().rawValue, user, user, now, now])
+                guard let root = try StorageSQL.root(db, of: user) else {
+                    throw StorageError(.io, "The root container of user \(user) could not be created; retry.")
+                }
+                return root
+            }
+        }
+    }
+
+    public func item(_ id: ItemID) async throws -> StorageItem {
+        try await perform("read item \(id)") {
+            try await pool.read { db in try StorageSQL.requireItem(db, id) }
+        }
+    }
+
+    public func children(of container: ItemID) async throws -> [StorageItem] {
+        try await perform("list container \(container)") {
+            try await pool.read { db in
+                _ = try StorageSQL.requireContainer(db, container)
+                return try StorageSQL.children(db, of: container)
+            }
+        }
+    }
+
+    public func createContainer(named name: String, in parent: ItemID) async throws -> ContainerMetadata {
+        let name = try Self.normalised(name)
+        let now = configuration.timestamp
+        return try await perform("create container \"\(name)\" in \(parent)") {
+            try await pool.write { db in
+                let parentContainer = try StorageSQL.requireContainer(db, parent)
+                try Self.ensureFree(db, name, in: parent)
+                let id = ItemID.random()
+                try db.execute(
+                    sql: """
+                        INSERT INTO items (id, parent_id, owner_id, kind, name, created_at, modified_at)
+                        VALUES (?, ?, ?, 'container', ?, ?, ?)
+                        """, arguments: [id.rawValue, parent.rawValue, parentContainer.ownerID, name, now, now])
+                try StorageSQL.touch(db, parent, at: now)
+                return try StorageSQL.requireContainer(db, id)
+            }
+        }
+    }
+
+    public func rename(_ id: ItemID, to newName: String) async throws -> StorageItem {
+        let current = try await item(id)
+        guard let parent = current.parentID else {
+            throw StorageError(.unsupported, "A root container cannot be renamed.")
+        }
+        return try await move(id, to: parent, newName: newName, replacing: false)
+    }
+
+    public func move(_ id: ItemID, to newParent: ItemID, newName: String?, replacing: Bool) async throws
+        -> StorageItem
+    {
+        let requestedName = try newName.map(Self.normalised)
+        let now = configuration.timestamp
+        return try await perform("move item \(id) to \(newParent)") {
+            try await pool.write { db in
+                let moving = try StorageSQL.requireItem(db, id)
+                guard let oldParent = moving.parentID else {
+                    throw StorageError(.unsupported, "A root container cannot be moved.")
+                }
+                let target = try StorageSQL.requireContainer(db, newParent)
+                let name = requestedName ?? moving.name
+                if case .container = moving, try StorageSQL.isAncestor(db, id, of: newParent) {
+                    throw StorageError(.invalidName, "A container cannot be moved into itself or its descendants.")
+                }
+                if let existing = try StorageSQL.child(db, named: name, in: newParent), existing.id != id {
+                    guard replacing, case .file(let replaced) = existing, case .file = moving else {
+                        throw StorageError(
+                            .nameConflict, "An item named \"\(name)\" already exists in the target container.",
+                            conflictingItem: existing.id)
+                    }
+                    try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [replaced.id.rawValue])
+                    try StorageSQL.discardRetired(
+                        db, [StorageSQL.versionID(replaced.version)].compactMap { $0 }, now: now)
+                }
+                try db.execute(
+                    sql: "UPDATE items SET parent_id = ?, name = ? WHERE id = ?",
+                    arguments: [newParent.rawValue, name, id.rawValue])
+                if target.ownerID != moving.ownerID {
+                    try db.execute(
+                        sql: """
+                            WITH RECURSIVE subtree(id) AS (
+                              SELECT ? UNION SELECT items.id FROM items JOIN subtree ON items.parent_id = subtree.id)
+                            UPDATE items SET owner_id = ? WHERE id IN subtree
+                            """, arguments: [id.rawValue, target.ownerID])
+                }
+                try StorageSQL.touch(db, oldParent, at: now)
+                try StorageSQL.touch(db, newParent, at: now)
+                return try StorageSQL.requireItem(db, id)
+            }
+        }
+    }
+
+    public func delete(_ id: ItemID) async throws {
+        let now = configuration.timestamp
+        try await perform("delete item \(id)") {
+            try await pool.write { db in
+                let current = try StorageSQL.requireItem(db, id)
+                guard let parent = current.parentID else {
+                    throw StorageError(.unsupported, "A root container cannot be deleted.")
+                }
+                if case .container = current, try !StorageSQL.children(db, of: id).isEmpty {
+                    throw StorageError(.notEmpty, "Container \(id) is not empty; delete its children first.")
+                }
+                try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [id.rawValue])
+                if case .file(let file) = current, let versionID = StorageSQL.versionID(file.version) {
+                    try StorageSQL.discardRetired(db, [versionID], now: now)
+                }
+                try StorageSQL.touch(db, parent, at: now)
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Runs `body`, mapping database errors to storage errors.
+    func perform<T>(_ action: String, _ body: () async throws -> T) async throws -> T {
+        try await SQLiteErrorMapping.perform(action, body)
+    }
+
+    /// Validates `name` and returns its NFC form, the form names are stored and compared in.
+    static func normalised(_ name: String) throws -> String {
+        try StorageName.validate(name).precomposedStringWithCanonicalMapping
+    }
+
+    /// Throws ``WOPIStorage/StorageError/Code/nameConflict`` when `parent` has a child named `name`.
+    static func ensureFree(_ db: Database, _ name: String, in parent: ItemID) throws {
+        if let existing = try StorageSQL.child(db, named: name, in: parent) {
+            throw StorageError(
+                .nameConflict, "An item named \"\(name)\" already exists in this container.",
+                conflictingItem: existing.id)
+        }
+    }
+}

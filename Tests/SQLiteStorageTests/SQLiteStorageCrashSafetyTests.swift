@@ -1,0 +1,197 @@
+import Foundation
+import GRDB
+import NIOCore
+import SQLiteStorage
+import Synchronization
+import Testing
+import WOPIStorage
+
+@Suite("SQLite storage: crash safety and readers")
+struct SQLiteStorageCrashSafetyTests {
+    private let small = SQLiteStorage.Configuration(chunkSize: 4_096, chunksPerTransaction: 2)
+
+    @Test("an interrupted write leaves the old version whole and no stray chunks, also after reopening")
+    func interruptedWrite() async throws {
+        let file = try TemporaryDatabaseFile()
+        let storage = try file.openStorage(small)
+        let root = try await storage.rootContainer(forUser: "alice")
+        let original = try await storage.createFile(
+            named: "doc.bin", in: root.id, content: TestContent.stream(seed: 1, size: 50_000), overwrite: false)
+
+        // The body fails after several write transactions have stored chunks of the new version.
+        try await expectInjectedFailure {
+            _ = try await storage.writeFile(
+                original.id, content: TestContent.stream(seed: 2, size: 80_000, pieceSize: 5_000, failAfter: 40_000),
+                expectedVersion: nil)
+        }
+        try await expectInjectedFailure {
+            _ = try await storage.createFile(
+                named: "new.bin", in: root.id, content: TestContent.stream(seed: 2, size: 80_000, failAfter: 30_000),
+                overwrite: false)
+        }
+        #expect(try await storage.file(original.id) == original)
+        #expect(try await storage.children(of: root.id).count == 1)
+        #expect(try await TemporaryDatabaseFile.strayChunks(storage.database) == 0)
+
+        let reopened = try file.openStorage(small)
+        let read = try await reopened.readFile(original.id)
+        #expect(read.metadata == original)
+        #expect(try await TestContent.collect(read.body) == TestContent.bytes(seed: 1, 0..<50_000))
+        #expect(try await TemporaryDatabaseFile.strayChunks(reopened.database) == 0)
+        #expect(try await reopened.database.integrityCheck() == ["ok"])
+    }
+
+    @Test("a write cancelled mid-body leaves the old version and cleans its chunks at once")
+    func cancelledWrite() async throws {
+        let file = try TemporaryDatabaseFile()
+        let storage = try file.openStorage(small)
+        let root = try await storage.rootContainer(forUser: "alice")
+        let original = try await storage.createFile(
+            named: "doc.bin", in: root.id, content: TestContent.stream(seed: 1, size: 9_000), overwrite: false)
+        // A body that sends 40 000 bytes, then hangs like a stalled client until its task is cancelled.
+        let stalling = ByteStream {
+            var sent = 0
+            return {
+                if sent >= 40_000 { try await Task.sleep(for: .seconds(60)) }
+                sent += 5_000
+                return ByteBuffer(repeating: 7, count: 5_000)
+            }
+        }
+        let write = Task { try await storage.writeFile(original.id, content: stalling, expectedVersion: nil) }
+        try await eventually { try await TemporaryDatabaseFile.strayChunks(storage.database) > 0 }
+        write.cancel()
+        await #expect(throws: StorageError.self) { _ = try await write.value }
+        #expect(try await TemporaryDatabaseFile.strayChunks(storage.database) == 0)
+        #expect(try await TemporaryDatabaseFile.count(storage.database, "file_versions") == 1)
+        #expect(try await storage.file(original.id) == original)
+    }
+
+    @Test("a read that is dropped unread releases its lease")
+    func droppedRead() async throws {
+        let file = try TemporaryDatabaseFile()
+        let storage = try file.openStorage(small)
+        let root = try await storage.rootContainer(forUser: "alice")
+        let doc = try await storage.createFile(
+            named: "doc.bin", in: root.id, content: TestContent.stream(seed: 1, size: 9_000), overwrite: false)
+        do {
+            let read = try await storage.readFile(doc.id)
+            #expect(read.body.knownLength == 9_000)
+        }
+        try await eventually { try await TemporaryDatabaseFile.count(storage.database, "version_leases") == 0 }
+    }
+
+    @Test("chunks of a write whose process died are collected once the write is abandoned")
+    func crashedWrite() async throws {
+        let file = try TemporaryDatabaseFile()
+        let clock = TestClock()
+        var configuration = small
+        configuration.now = { clock.now }
+        let storage = try file.openStorage(configuration)
+        let root = try await storage.rootContainer(forUser: "alice")
+        let doc = try await storage.createFile(
+            named: "doc.bin", in: root.id, content: TestContent.stream(seed: 1, size: 10_000), overwrite: false)
+
+        // What a host killed in the middle of an upload leaves behind: a 'writing' version with some chunks.
+        let expiry = clock.now.timeIntervalSince1970 + configuration.abandonedWriteTimeout
+        try await storage.database.pool.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO file_versions (state, chunk_size, created_at, write_expires_at)
+                    VALUES ('writing', 4096, ?, ?)
+                    """, arguments: [expiry - 600, expiry])
+            let version = db.lastInsertedRowID
+            for index in 0..<3 {
+                try db.execute(
+                    sql: "INSERT INTO content_chunks (version_id, chunk_index, data) VALUES (?, ?, zeroblob(4096))",
+                    arguments: [version, index])
+            }
+        }
+        // Another process opening the file meanwhile must not take the chunks of a write that may still run.
+        _ = try file.openStorage(configuration)
+        #expect(try await TemporaryDatabaseFile.strayChunks(storage.database) == 3)
+
+        clock.advance(by: configuration.abandonedWriteTimeout + 1)
+        let reopened = try file.openStorage(configuration)
+        #expect(try await TemporaryDatabaseFile.strayChunks(reopened.database) == 0)
+        #expect(try await TemporaryDatabaseFile.count(reopened.database, "file_versions") == 1)
+        #expect(try await TestContent.collect(reopened.readFile(doc.id).body) == TestContent.bytes(seed: 1, 0..<10_000))
+    }
+
+    @Test("a reader keeps reading its version while the file is replaced and deleted")
+    func readerKeepsVersion() async throws {
+        let file = try TemporaryDatabaseFile()
+        let storage = try file.openStorage(small)
+        let root = try await storage.rootContainer(forUser: "alice")
+        let doc = try await storage.createFile(
+            named: "doc.bin", in: root.id, content: TestContent.stream(seed: 1, size: 20_000), overwrite: false)
+
+        let read = try await storage.readFile(doc.id)
+        var iterator = read.body.makeAsyncIterator()
+        var bytes = try #require(try await iterator.next()).readableBytesView.map { $0 }
+        // Replace the file from a second pool (another process), then delete it.
+        let other = try file.openStorage(small)
+        _ = try await other.writeFile(doc.id, content: TestContent.stream(seed: 9, size: 30_000), expectedVersion: nil)
+        #expect(try await TemporaryDatabaseFile.count(storage.database, "file_versions") == 2)
+        try await other.delete(doc.id)
+        while let piece = try await iterator.next() { bytes += piece.readableBytesView }
+        #expect(bytes == TestContent.bytes(seed: 1, 0..<20_000))
+        // The last reader's release deleted the old version.
+        #expect(try await TemporaryDatabaseFile.count(storage.database, "file_versions") == 0)
+        #expect(try await TemporaryDatabaseFile.count(storage.database, "version_leases") == 0)
+    }
+
+    @Test("an abandoned reader's lease runs out and its version is collected")
+    func abandonedReader() async throws {
+        let file = try TemporaryDatabaseFile()
+        let clock = TestClock()
+        var configuration = small
+        configuration.now = { clock.now }
+        let storage = try file.openStorage(configuration)
+        let root = try await storage.rootContainer(forUser: "alice")
+        let doc = try await storage.createFile(
+            named: "doc.bin", in: root.id, content: TestContent.stream(seed: 1, size: 20_000), overwrite: false)
+        let read = try await storage.readFile(doc.id)
+        _ = try await storage.writeFile(doc.id, content: TestContent.stream(seed: 2, size: 100), expectedVersion: nil)
+        #expect(try await storage.collectGarbage().retiredVersions == 0)
+
+        clock.advance(by: configuration.readLeaseDuration + 1)
+        let report = try await storage.collectGarbage()
+        #expect(report.expiredLeases == 1 && report.retiredVersions == 1)
+        await #expect(throws: StorageError.self) { _ = try await TestContent.collect(read.body) }
+        #expect(try await TemporaryDatabaseFile.strayChunks(storage.database) == 0)
+    }
+}
+
+/// Expects `body` to fail with an I/O storage error caused by the test stream's injected failure.
+private func expectInjectedFailure(
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
+) async throws {
+    do {
+        try await body()
+        Issue.record("expected the write to fail", sourceLocation: sourceLocation)
+    } catch let error as StorageError {
+        #expect(error.code == .io && error.underlying is TestContent.InjectedFailure, sourceLocation: sourceLocation)
+    }
+}
+
+/// Waits until `condition` holds, failing the test after about three seconds.
+private func eventually(
+    sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async throws -> Bool
+) async throws {
+    for _ in 0..<300 {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record("the condition did not become true in time", sourceLocation: sourceLocation)
+}
+
+/// A clock that tests move forward by hand.
+final class TestClock: Sendable {
+    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+
+    var now: Date { current.withLock { $0 } }
+
+    func advance(by seconds: TimeInterval) {
+        current.withLock { $0 += seconds }
+    }
+}
