@@ -10,7 +10,7 @@ struct ConformanceKitSelfTests {
     struct UnconditionalWrites: StorageBackend {
         let base = InMemoryStorage()
         func rootContainer(forUser user: String) async throws -> ContainerMetadata {
-            try await base.rootContainer(forUser: user)
+            await base.rootContainer(forUser: user)
         }
         func item(_ id: ItemID) async throws -> StorageItem { try await base.item(id) }
         func children(of container: ItemID) async throws -> [StorageItem] { try await base.children(of: container) }
