@@ -113,7 +113,10 @@ public enum LockStoreConformance {
         let outcomes = try await withThrowingTaskGroup(of: (Int, LockSwapOutcome).self) { group in
             for contender in 0..<contenders {
                 group.addTask {
-                    (contender, try await store.compareAndSwap(file: file, expected: nil, new: lock("racer-\(contender)")))
+                    (
+                        contender,
+                        try await store.compareAndSwap(file: file, expected: nil, new: lock("racer-\(contender)"))
+                    )
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }

@@ -17,7 +17,8 @@ extension StorageConformance {
         let root = try await root(backend)
         let file = try await makeFile(backend, "safe.txt", in: root.id, text: "original content")
         do {
-            let result = try await backend.writeFile(file.id, content: Content.failing(afterChunks: 3), expectedVersion: nil)
+            let result = try await backend.writeFile(
+                file.id, content: Content.failing(afterChunks: 3), expectedVersion: nil)
             throw ConformanceFailure("writeFile with a failing body must throw, but returned \(result)")
         } catch is ConformanceFailure {
             throw ConformanceFailure("writeFile with a failing body must throw, but it succeeded")
@@ -112,7 +113,8 @@ extension StorageConformance {
             case .success(let file): winners.append((creator, file))
             case .failure(let error as StorageError) where error.code == .nameConflict: conflicts.append(error)
             case .failure(let error):
-                throw ConformanceFailure("a concurrent createFile failed other than with nameConflict", underlying: error)
+                throw ConformanceFailure(
+                    "a concurrent createFile failed other than with nameConflict", underlying: error)
             }
         }
         try Check.expectEqual(winners.count, 1, "the number of concurrent createFile calls that succeeded")
@@ -145,10 +147,12 @@ extension StorageConformance {
             "a read started before a write did not yield the old content whole")
         let untouchedRead = try await Content.digest(of: untouched.body)
         try Check.expect(
-            untouchedRead.sha256 == oldSHA, "a read opened (not yet started) before a write did not yield the old content")
+            untouchedRead.sha256 == oldSHA,
+            "a read opened (not yet started) before a write did not yield the old content")
         let fresh = try await Content.digest(of: try await backend.readFile(file.id, range: nil).body)
         try Check.expect(
-            fresh.sha256 == Content.patternSHA256(seed: 8, size: 1000), "a read after the write must see the new content")
+            fresh.sha256 == Content.patternSHA256(seed: 8, size: 1000),
+            "a read after the write must see the new content")
     }
 }
 

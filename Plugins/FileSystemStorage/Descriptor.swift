@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An open file descriptor, closed when the last reference goes away.
@@ -20,7 +20,8 @@ final class Descriptor: Sendable {
     /// Opens `name` relative to `directory` without following a symbolic link in the last component.
     ///
     /// `O_NONBLOCK` keeps a FIFO dropped in by someone from blocking the opener; it has no effect on files.
-    static func open(_ name: String, in directory: Descriptor?, flags: Int32, mode: mode_t = 0o644) throws -> Descriptor {
+    static func open(_ name: String, in directory: Descriptor?, flags: Int32, mode: mode_t = 0o644) throws -> Descriptor
+    {
         let fd = POSIX.retrying {
             openat(directory?.raw ?? AT_FDCWD, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode)
         }
@@ -98,4 +99,3 @@ final class Descriptor: Sendable {
         guard POSIX.retrying({ fsync(raw) }) == 0 else { throw POSIXFailure(errno: errno, "fsync") }
     }
 }
-

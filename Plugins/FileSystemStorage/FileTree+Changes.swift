@@ -1,16 +1,18 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import WOPIStorage
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension FileTree {
     /// The root directory of `user`, created on first use.
     func rootContainer(forUser user: String) throws -> ContainerMetadata {
         guard Self.isValidUser(user) else {
-            throw StorageError(.invalidName, "The user ID \"\(user)\" cannot name a root; use ASCII letters and digits.")
+            throw StorageError(
+                .invalidName, "The user ID \"\(user)\" cannot name a root; use ASCII letters and digits.")
         }
         let users = try openDirectory(["users"])
         if mkdirat(users.raw, user, 0o755) != 0 && errno != EEXIST {
@@ -105,7 +107,8 @@ extension FileTree {
             index.record(id, at: parent.path + [name])
             return FileMetadata(
                 id: id, name: name, parentID: parent.id, ownerID: parent.owner, size: stamp.size,
-                version: stamp.token, lastModified: Date(timeIntervalSince1970: Double(stamp.modifiedNanoseconds) / 1e9),
+                version: stamp.token,
+                lastModified: Date(timeIntervalSince1970: Double(stamp.modifiedNanoseconds) / 1e9),
                 sha256: stamp.sha256)
         }
     }
@@ -123,7 +126,9 @@ extension FileTree {
         let name = try newName.map(Self.storedName)
         return try lock.withLock {
             let source = try locate(id)
-            guard !source.isRoot else { throw StorageError(.unsupported, "A root container cannot be moved or renamed.") }
+            guard !source.isRoot else {
+                throw StorageError(.unsupported, "A root container cannot be moved or renamed.")
+            }
             let target = try newParentID.map(locateContainer) ?? locateContainer(try identify(source.parent))
             let name = name ?? source.name
             if source.isDirectory && target.path.starts(with: source.path) {

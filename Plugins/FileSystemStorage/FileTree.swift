@@ -1,10 +1,11 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Foundation
 import WOPIStorage
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The synchronous engine of ``FileSystemStorage``: resolves IDs to paths and reads and changes the tree.
 ///
@@ -61,7 +62,8 @@ final class FileTree: Sendable {
             throw StorageError(
                 .unsupported,
                 "The storage root's file system does not support user extended attributes (\(failure)); "
-                    + "FileSystemStorage keeps item IDs in them. Use ext4, XFS, Btrfs or APFS (or mount with user_xattr).")
+                    + "FileSystemStorage keeps item IDs in them. Use ext4, XFS, Btrfs or APFS (or mount with user_xattr)."
+            )
         }
     }
 

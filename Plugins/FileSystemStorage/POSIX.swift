@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import WOPIStorage
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A failed system call: the operation and its `errno`.
 struct POSIXFailure: Error, CustomStringConvertible {
@@ -69,16 +70,16 @@ enum POSIX {
         _ from: String, in fromDirectory: Descriptor, to: String, in toDirectory: Descriptor
     ) throws {
         #if canImport(Darwin)
-        let result = renameatx_np(fromDirectory.raw, from, toDirectory.raw, to, UInt32(RENAME_EXCL))
-        if result == 0 { return }
-        if errno != ENOTSUP { throw POSIXFailure(errno: errno, "rename \"\(from)\" to \"\(to)\"") }
+            let result = renameatx_np(fromDirectory.raw, from, toDirectory.raw, to, UInt32(RENAME_EXCL))
+            if result == 0 { return }
+            if errno != ENOTSUP { throw POSIXFailure(errno: errno, "rename \"\(from)\" to \"\(to)\"") }
         #else
-        if let renameat2 = LinuxCalls.renameat2 {
-            if renameat2(fromDirectory.raw, from, toDirectory.raw, to, 1 /* RENAME_NOREPLACE */) == 0 { return }
-            if errno != EINVAL && errno != ENOSYS {
-                throw POSIXFailure(errno: errno, "rename \"\(from)\" to \"\(to)\"")
+            if let renameat2 = LinuxCalls.renameat2 {
+                if renameat2(fromDirectory.raw, from, toDirectory.raw, to, 1 /* RENAME_NOREPLACE */) == 0 { return }
+                if errno != EINVAL && errno != ENOSYS {
+                    throw POSIXFailure(errno: errno, "rename \"\(from)\" to \"\(to)\"")
+                }
             }
-        }
         #endif
         if try toDirectory.status(of: to) != nil { throw POSIXFailure(errno: EEXIST, "rename to \"\(to)\"") }
         try rename(from, in: fromDirectory, to: to, in: toDirectory)
@@ -92,54 +93,58 @@ enum POSIX {
     }
 
     #if canImport(Darwin)
-    private static let noAttributeErrno = ENOATTR
-    private static let createFlag = XATTR_CREATE
-    private static func getAttribute(_ fd: Int32, _ name: String, _ value: UnsafeMutableRawPointer?, _ size: Int) -> Int {
-        fgetxattr(fd, name, value, size, 0, 0)
-    }
-    private static func setAttribute(
-        _ fd: Int32, _ name: String, _ value: UnsafeRawPointer?, _ size: Int, _ flags: Int32
-    ) -> Int32 {
-        fsetxattr(fd, name, value, size, 0, flags)
-    }
+        private static let noAttributeErrno = ENOATTR
+        private static let createFlag = XATTR_CREATE
+        private static func getAttribute(_ fd: Int32, _ name: String, _ value: UnsafeMutableRawPointer?, _ size: Int)
+            -> Int
+        {
+            fgetxattr(fd, name, value, size, 0, 0)
+        }
+        private static func setAttribute(
+            _ fd: Int32, _ name: String, _ value: UnsafeRawPointer?, _ size: Int, _ flags: Int32
+        ) -> Int32 {
+            fsetxattr(fd, name, value, size, 0, flags)
+        }
     #else
-    private static let noAttributeErrno = ENODATA
-    private static let createFlag: Int32 = 1  // XATTR_CREATE
-    private static func getAttribute(_ fd: Int32, _ name: String, _ value: UnsafeMutableRawPointer?, _ size: Int) -> Int {
-        guard let call = LinuxCalls.fgetxattr else {
-            errno = ENOTSUP
-            return -1
+        private static let noAttributeErrno = ENODATA
+        private static let createFlag: Int32 = 1  // XATTR_CREATE
+        private static func getAttribute(_ fd: Int32, _ name: String, _ value: UnsafeMutableRawPointer?, _ size: Int)
+            -> Int
+        {
+            guard let call = LinuxCalls.fgetxattr else {
+                errno = ENOTSUP
+                return -1
+            }
+            return call(fd, name, value, size)
         }
-        return call(fd, name, value, size)
-    }
-    private static func setAttribute(
-        _ fd: Int32, _ name: String, _ value: UnsafeRawPointer?, _ size: Int, _ flags: Int32
-    ) -> Int32 {
-        guard let call = LinuxCalls.fsetxattr else {
-            errno = ENOTSUP
-            return -1
+        private static func setAttribute(
+            _ fd: Int32, _ name: String, _ value: UnsafeRawPointer?, _ size: Int, _ flags: Int32
+        ) -> Int32 {
+            guard let call = LinuxCalls.fsetxattr else {
+                errno = ENOTSUP
+                return -1
+            }
+            return call(fd, name, value, size, flags)
         }
-        return call(fd, name, value, size, flags)
-    }
     #endif
 }
 
 #if !canImport(Darwin)
-/// C library functions that Swift's `Glibc` module does not import (`<sys/xattr.h>`, `renameat2`), looked up
-/// by name in the running process with their exact C signatures.
-private enum LinuxCalls {
-    typealias GetAttribute = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
-    typealias SetAttribute = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
-    typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
+    /// C library functions that Swift's `Glibc` module does not import (`<sys/xattr.h>`, `renameat2`), looked up
+    /// by name in the running process with their exact C signatures.
+    private enum LinuxCalls {
+        typealias GetAttribute = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
+        typealias SetAttribute = @convention(c) (Int32, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
+        typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>, Int32, UnsafePointer<CChar>, UInt32) -> Int32
 
-    static let fgetxattr = lookUp("fgetxattr").map { unsafeBitCast($0, to: GetAttribute.self) }
-    static let fsetxattr = lookUp("fsetxattr").map { unsafeBitCast($0, to: SetAttribute.self) }
-    static let renameat2 = lookUp("renameat2").map { unsafeBitCast($0, to: RenameAt2.self) }
+        static let fgetxattr = lookUp("fgetxattr").map { unsafeBitCast($0, to: GetAttribute.self) }
+        static let fsetxattr = lookUp("fsetxattr").map { unsafeBitCast($0, to: SetAttribute.self) }
+        static let renameat2 = lookUp("renameat2").map { unsafeBitCast($0, to: RenameAt2.self) }
 
-    private static func lookUp(_ symbol: String) -> UnsafeMutableRawPointer? {
-        dlsym(dlopen(nil, RTLD_NOW), symbol)
+        private static func lookUp(_ symbol: String) -> UnsafeMutableRawPointer? {
+            dlsym(dlopen(nil, RTLD_NOW), symbol)
+        }
     }
-}
 #endif
 
 extension StorageError {

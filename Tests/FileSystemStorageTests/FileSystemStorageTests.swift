@@ -35,7 +35,8 @@ struct FileSystemStorageTests {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.appending("users/alice").path)
         #expect(names.map { Array($0.unicodeScalars) } == [Array("R\u{E9}sum\u{E9}.docx".unicodeScalars)])
         let error = await #expect(throws: StorageError.self) {
-            try await storage.createFile(named: "R\u{E9}sum\u{E9}.docx", in: root.id, content: text("y"), overwrite: false)
+            try await storage.createFile(
+                named: "R\u{E9}sum\u{E9}.docx", in: root.id, content: text("y"), overwrite: false)
         }
         #expect(error?.code == .nameConflict)
     }
@@ -49,7 +50,8 @@ struct FileSystemStorageTests {
         let file = try await storage.createFile(named: "a.txt", in: docs.id, content: text("kept"), overwrite: false)
 
         let manager = FileManager.default
-        try manager.moveItem(at: directory.appending("users/alice/docs/a.txt"), to: directory.appending("users/alice/docs/b.txt"))
+        try manager.moveItem(
+            at: directory.appending("users/alice/docs/a.txt"), to: directory.appending("users/alice/docs/b.txt"))
         #expect(try await storage.item(file.id).name == "b.txt")
         try manager.moveItem(at: directory.appending("users/alice/docs"), to: directory.appending("users/alice/papers"))
         #expect(try await storage.item(file.id).parentID == docs.id)
@@ -87,7 +89,8 @@ struct FileSystemStorageTests {
         #expect(edited.version != before.version)
         #expect(edited.size == Int64("from a shell and more".utf8.count))
 
-        let written = try await storage.writeFile(listed.id, content: text("via WOPIKit"), expectedVersion: edited.version)
+        let written = try await storage.writeFile(
+            listed.id, content: text("via WOPIKit"), expectedVersion: edited.version)
         #expect(written.sha256 != nil)
         #expect(try await storage.file(listed.id).version == written.version)
     }
@@ -112,11 +115,13 @@ struct FileSystemStorageTests {
 
         // A cached directory swapped for a link to a copy outside the root must not be reached through the link.
         let inside = try await storage.createContainer(named: "inside", in: root.id)
-        let secret = try await storage.createFile(named: "secret.txt", in: inside.id, content: text("s"), overwrite: false)
+        let secret = try await storage.createFile(
+            named: "secret.txt", in: inside.id, content: text("s"), overwrite: false)
         #expect(try await storage.item(secret.id).name == "secret.txt")
         try manager.moveItem(at: directory.appending("users/alice/inside"), to: outside.appending("inside"))
         try manager.createSymbolicLink(
-            atPath: directory.appending("users/alice/inside").path, withDestinationPath: outside.appending("inside").path)
+            atPath: directory.appending("users/alice/inside").path,
+            withDestinationPath: outside.appending("inside").path)
         await #expect(throws: StorageError.self) { try await storage.item(secret.id) }
         await #expect(throws: StorageError.self) { try await storage.readFile(secret.id) }
         await #expect(throws: StorageError.self) { try await storage.children(of: inside.id) }
