@@ -98,6 +98,7 @@ let package = Package(
             dependencies: [
                 "WOPIStorage",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Plugins/FileSystemStorage",

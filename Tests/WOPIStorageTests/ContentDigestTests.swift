@@ -1,0 +1,37 @@
+import Foundation
+import NIOCore
+import Testing
+import WOPIStorage
+
+@Suite("ContentDigest")
+struct ContentDigestTests {
+    @Test func chunkedDigestEqualsOneShotSHA256() {
+        let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        var digest = ContentDigest()
+        var offset = 0
+        for size in [1, 999, 4096, 65_536] where offset < bytes.count {
+            let end = min(offset + size, bytes.count)
+            digest.update(ByteBuffer(bytes: bytes[offset..<end]))
+            offset = end
+        }
+        digest.update(ByteBuffer(bytes: bytes[offset...]))
+        #expect(digest.byteCount == Int64(bytes.count))
+        var oneShot = ContentDigest()
+        oneShot.update(ByteBuffer(bytes: bytes))
+        #expect(digest.finalize() == oneShot.finalize())
+    }
+
+    @Test func knownVectors() {
+        #expect(
+            ContentDigest.emptySHA256.hexString
+                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        var digest = ContentDigest()
+        digest.update(ByteBuffer(string: "abc"))
+        #expect(digest.finalize().hexString == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(digest.byteCount == 3)
+    }
+}
+
+extension Data {
+    fileprivate var hexString: String { map { String(format: "%02x", $0) }.joined() }
+}
