@@ -146,7 +146,9 @@ let package = Package(
             dependencies: [
                 "WOPIServerHummingbird",
                 "FileSystemStorage",
+                "SQLiteStorage",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -166,7 +168,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WOPIStorageTests",
-            dependencies: ["WOPIStorage", "WOPIStorageConformance", "FileSystemStorage"],
+            dependencies: ["WOPIStorage", "WOPIStorageConformance"],
             path: "Tests/WOPIStorageTests",
             swiftSettings: swiftSettings
         ),

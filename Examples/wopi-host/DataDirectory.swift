@@ -1,5 +1,6 @@
 import FileSystemStorage
 import Foundation
+import SQLiteStorage
 import WOPIServer
 import WOPIStorage
 
@@ -8,13 +9,24 @@ import WOPIStorage
 /// ```
 /// DIR/host.json        which storage this directory uses (written once)
 /// DIR/secrets/         token.key (0600): signs WOPI access tokens; shared by `serve` and `token`
-/// DIR/users.json       users (filesystem storage)
-/// DIR/files/           the files (filesystem storage)
+/// DIR/users.json       users
+/// DIR/wopi.sqlite      files, versions and locks (sqlite storage, the default)
+/// DIR/files/           the files (fs storage)
 /// DIR/server.json      the URL of the running `serve`, so `token` can print a usable WOPISrc
 /// ```
 struct DataDirectory {
     enum StorageKind: String, Codable, CaseIterable {
+        /// One SQLite file holds files, versions and locks; several processes may share it.
+        case sqlite
+        /// A directory tree people can browse; locks live in the serving process.
         case fs
+    }
+
+    /// The stores a host or a command works with.
+    struct Stores {
+        let storage: any StorageBackend
+        let locks: any LockStore
+        let users: any UserDirectory
     }
 
     struct Settings: Codable {
@@ -36,7 +48,7 @@ struct DataDirectory {
                     "\(path) holds \(settings.storage.rawValue) storage; drop --storage or use another --data folder.")
             }
         } else {
-            settings = Settings(storage: requested ?? .fs)
+            settings = Settings(storage: requested ?? .sqlite)
             try JSONEncoder().encode(settings).write(to: settingsURL, options: .atomic)
         }
     }
@@ -47,21 +59,19 @@ struct DataDirectory {
         AccessTokenSigner(key: try SecretKeyFile.loadOrCreate(at: url.appendingPathComponent("secrets/token.key")))
     }
 
-    func storage() throws -> any StorageBackend {
+    /// Opens the stores of this directory.
+    func stores() throws -> Stores {
+        let users = FileUserDirectory(url: url.appendingPathComponent("users.json"))
         switch settings.storage {
-        case .fs: try FileSystemStorage(root: url.appendingPathComponent("files"))
-        }
-    }
-
-    func users() throws -> any UserDirectory {
-        switch settings.storage {
-        case .fs: FileUserDirectory(url: url.appendingPathComponent("users.json"))
-        }
-    }
-
-    func lockStore() throws -> any LockStore {
-        switch settings.storage {
-        case .fs: InMemoryLockStore()
+        case .sqlite:
+            let database = try SQLiteDatabase(path: url.appendingPathComponent("wopi.sqlite").path)
+            return Stores(
+                storage: try SQLiteStorage(database: database), locks: try SQLiteLockStore(database: database),
+                users: users)
+        case .fs:
+            return Stores(
+                storage: try FileSystemStorage(root: url.appendingPathComponent("files")), locks: InMemoryLockStore(),
+                users: users)
         }
     }
 

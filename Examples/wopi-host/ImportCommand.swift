@@ -16,10 +16,11 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = try data.open()
-        guard try await directory.users().user(user) != nil else {
+        let stores = try directory.stores()
+        guard try await stores.users.user(user) != nil else {
             throw ValidationFailure("No user \(user); add one with `wopi-host user add \(user) --password-stdin`.")
         }
-        let storage = try directory.storage()
+        let storage = stores.storage
         let source = URL(fileURLWithPath: localFile)
         let target = destPath ?? source.lastPathComponent
         var segments = target.split(separator: "/").map(String.init)

@@ -8,7 +8,8 @@ import WOPIStorage
 struct TokenCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "token",
-        abstract: "Print {\"wopiSrc\", \"accessToken\", \"accessTokenTTL\"} for a file, usable at once against `serve`.")
+        abstract: "Print {\"wopiSrc\", \"accessToken\", \"accessTokenTTL\"} for a file, usable at once against `serve`."
+    )
 
     @OptionGroup var data: DataOptions
     @Option(name: .long, help: "The user the token acts for.") var user: String
@@ -19,11 +20,12 @@ struct TokenCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = try data.open()
-        guard try await directory.users().user(user) != nil else { throw ValidationFailure("No user \(user).") }
+        let stores = try directory.stores()
+        guard try await stores.users.user(user) != nil else { throw ValidationFailure("No user \(user).") }
         guard let base = publicURL ?? directory.runningServerURL() else {
             throw ValidationFailure("No running `wopi-host serve` on \(data.data); start it or pass --public-url.")
         }
-        let storage = try directory.storage()
+        let storage = stores.storage
         let root = try await storage.rootContainer(forUser: user)
         guard case .file(let target) = try await storage.item(atPath: file, under: root.id) else {
             throw ValidationFailure("\(file) is a folder; pass a file.")
@@ -32,7 +34,8 @@ struct TokenCommand: AsyncParsableCommand {
         let token = try directory.tokenSigner().mint(
             AccessToken(userID: user, resource: .file(target.id), expiresAt: expiresAt))
         let output = TokenOutput(
-            wopiSrc: base.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + WOPIHostConfiguration().wopiPath + "/files/\(target.id)",
+            wopiSrc: base.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + WOPIHostConfiguration().wopiPath
+                + "/files/\(target.id)",
             accessToken: token, accessTokenTTL: EpochMilliseconds.from(expiresAt))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

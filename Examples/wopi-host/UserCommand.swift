@@ -28,14 +28,17 @@ struct UserCommand: AsyncParsableCommand {
                 throw ValidationFailure("No password on standard input.")
             }
             let directory = try data.open()
-            let users = try directory.users()
-            var user = try await users.user(name)
-                ?? WOPIUser(id: name, signInName: signInName ?? name, displayName: displayName ?? name, passwordHash: nil)
+            let stores = try directory.stores()
+            let users = stores.users
+            var user =
+                try await users.user(name)
+                ?? WOPIUser(
+                    id: name, signInName: signInName ?? name, displayName: displayName ?? name, passwordHash: nil)
             if let displayName { user.displayName = displayName }
             if let signInName { user.signInName = signInName }
             user.passwordHash = try PasswordHasher().hash(password)
             try await users.save(user)
-            _ = try await directory.storage().rootContainer(forUser: name)
+            _ = try await stores.storage.rootContainer(forUser: name)
             print("user \(name) saved")
         }
     }
@@ -45,7 +48,7 @@ struct UserCommand: AsyncParsableCommand {
         @OptionGroup var data: DataOptions
 
         func run() async throws {
-            for user in try await data.open().users().allUsers() {
+            for user in try await data.open().stores().users.allUsers() {
                 print("\(user.id)\t\(user.signInName)\t\(user.displayName)")
             }
         }

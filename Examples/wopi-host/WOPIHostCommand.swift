@@ -14,7 +14,11 @@ struct DataOptions: ParsableArguments {
     @Option(name: .long, help: "The data directory.")
     var data: String = "./wopi-data"
 
-    @Option(name: .long, help: "The storage of a new data directory: \(DataDirectory.StorageKind.allCases.map(\.rawValue).joined(separator: ", ")).")
+    @Option(
+        name: .long,
+        help:
+            "The storage of a new data directory: \(DataDirectory.StorageKind.allCases.map(\.rawValue).joined(separator: ", "))."
+    )
     var storage: DataDirectory.StorageKind?
 
     func open() throws -> DataDirectory {

@@ -35,7 +35,7 @@ struct RequestContext: Sendable {
 extension WOPIHost {
     /// The WOPI root URL for a request: the configured public URL, or the request's own origin.
     func wopiRoot(for request: WOPIRequest) -> String {
-        let base = configuration.publicURL ?? request.origin ?? "http://localhost"
+        let base = configuration.publicURL ?? request.origin(defaultScheme: configuration.scheme) ?? "http://localhost"
         return base.trimmingSuffix("/") + configuration.wopiPath
     }
 

@@ -6,6 +6,9 @@ public struct WOPIHostConfiguration: Sendable {
     /// returns. When `nil`, URLs are built from each request's `Host` header and `X-Forwarded-Proto`; set it in
     /// production so a forged `Host` header cannot steer the URLs.
     public var publicURL: String?
+    /// The scheme the host serves when no proxy says otherwise (`https` when it terminates TLS itself); used with
+    /// the request's `Host` when ``publicURL`` is `nil`.
+    public var scheme: String = "http"
     /// The path of the WOPI root; its last segment must start with `wopi` (digest §2.1).
     public var wopiPath: String = "/wopi"
     /// How long a token minted from OAuth (or by the CLI) lives. Tokens minted from another token keep its expiry.

@@ -108,7 +108,7 @@ public actor InMemoryStorage: StorageBackend {
     public func move(_ id: ItemID, to newParent: ItemID, newName: String?, replacing: Bool) throws -> StorageItem {
         var moving = try item(id)
         guard moving.parentID != nil else { throw StorageError(.unsupported, "A root container cannot be moved.") }
-        _ = try containerMetadata(newParent)
+        let target = try containerMetadata(newParent)
         let name = try StorageName.validate(newName ?? moving.name)
         // A container may not move into itself or below itself.
         var cursor: ItemID? = newParent
@@ -128,11 +128,14 @@ public actor InMemoryStorage: StorageBackend {
         case .file(var file):
             file.name = name
             file.parentID = newParent
+            file.ownerID = target.ownerID
             moving = .file(file)
         case .container(var container):
             container.name = name
             container.parentID = newParent
+            container.ownerID = target.ownerID
             moving = .container(container)
+            reassignOwner(below: id, to: target.ownerID)
         }
         nodes[id]?.item = moving
         return moving
@@ -169,6 +172,21 @@ public actor InMemoryStorage: StorageBackend {
 
     private func siblings(of parent: ItemID) -> [StorageItem] {
         nodes.values.map(\.item).filter { $0.parentID == parent }
+    }
+
+    /// An item moved into another user's tree belongs to that user, descendants included.
+    private func reassignOwner(below container: ItemID, to owner: String) {
+        for child in siblings(of: container) {
+            switch child {
+            case .file(var file):
+                file.ownerID = owner
+                nodes[file.id]?.item = .file(file)
+            case .container(var folder):
+                folder.ownerID = owner
+                nodes[folder.id]?.item = .container(folder)
+                reassignOwner(below: folder.id, to: owner)
+            }
+        }
     }
 
     private func ensureFree(_ name: String, in parent: ItemID) throws {

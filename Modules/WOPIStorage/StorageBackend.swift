@@ -10,6 +10,9 @@
 ///
 /// Names are checked with ``StorageName/validate(_:)``; comparisons between names in one container are exact
 /// (byte for byte after Unicode NFC normalisation is up to the backend, and must be documented by it).
+///
+/// A user's root container cannot be renamed, moved or deleted (``StorageError/Code/unsupported``). An item's
+/// ``FileMetadata/ownerID`` is the owner of the root it lives under; moving it into another user's tree changes it.
 public protocol StorageBackend: Sendable {
     /// The root container of `user`, created empty on first use.
     ///

@@ -16,8 +16,10 @@ public struct WOPIRequest: Sendable {
     public var headers: HTTPFields
     /// The body, streamed.
     public var body: ByteStream
-    /// The scheme and authority the client used (`https://wopi.example.com`), when the adapter knows it.
-    public var origin: String?
+    /// The host and port the client addressed (HTTP/1.1 `Host`), when known.
+    public var authority: String?
+    /// The scheme a reverse proxy reports in `X-Forwarded-Proto`, when present.
+    public var forwardedProto: String?
 
     /// Creates a request from a swift-http-types head and a body.
     public init(head: HTTPRequest, body: ByteStream = .empty) {
@@ -32,11 +34,15 @@ public struct WOPIRequest: Sendable {
         self.query = query
         self.headers = head.headerFields
         self.body = body
-        // HTTP/1.1's Host header arrives as the authority; a proxy's X-Forwarded-Proto wins over the scheme.
-        if let authority = head.authority {
-            let forwarded = head.headerFields[HTTPField.Name("X-Forwarded-Proto")!]
-            self.origin = "\(forwarded ?? head.scheme ?? "http")://\(authority)"
-        }
+        // HTTP/1.1's Host header arrives as the authority.
+        self.authority = head.authority
+        self.forwardedProto = head.headerFields[HTTPField.Name("X-Forwarded-Proto")!]
+    }
+
+    /// The scheme and authority the client used (`https://wopi.example.com`): a proxy's `X-Forwarded-Proto`
+    /// wins over `defaultScheme` (the scheme the host itself serves).
+    public func origin(defaultScheme: String) -> String? {
+        authority.map { "\(forwardedProto ?? defaultScheme)://\($0)" }
     }
 
     /// The value of a header by name, `nil` when absent.

@@ -10,7 +10,7 @@ extension WOPIHost {
         guard let bootstrapper else {
             throw WOPIHTTPError.notFound("This host has no bootstrapper configured.")
         }
-        let base = (configuration.publicURL ?? request.origin ?? "http://localhost").trimmingSuffix("/")
+        let base = (configuration.publicURL ?? request.origin(defaultScheme: configuration.scheme) ?? "http://localhost").trimmingSuffix("/")
         guard let token = request.bearerToken, let userID = try await bootstrapper.verifier.userID(forAccessToken: token),
             let user = try await users.user(userID)
         else {

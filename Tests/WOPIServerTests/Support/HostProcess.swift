@@ -10,7 +10,7 @@ final class HostProcess: Sendable {
 
     let process: Process
     let dataDirectory: URL
-    private let output = Mutex("")
+    private let output = OutputBuffer()
 
     /// Starts `wopi-host serve --port 0` on `dataDirectory` and waits for its `listening on` line.
     init(dataDirectory: URL, extraArguments: [String] = []) throws {
@@ -26,13 +26,13 @@ final class HostProcess: Sendable {
         handle.readabilityHandler = { [output] handle in
             let data = handle.availableData
             if data.isEmpty { handle.readabilityHandler = nil; return }
-            output.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
         try process.run()
     }
 
     /// Everything the process printed so far.
-    var printed: String { output.withLock { $0 } }
+    var printed: String { output.text.withLock { $0 } }
 
     /// Waits (up to `timeout`) for `listening on URL` and returns the URL.
     func waitUntilListening(timeout: Duration = .seconds(60)) async throws -> String {
@@ -75,6 +75,11 @@ final class HostProcess: Sendable {
         }
         return text
     }
+}
+
+/// What a child process printed, shared with its pipe's reader.
+final class OutputBuffer: Sendable {
+    let text = Mutex("")
 }
 
 struct HostProcessError: Error, CustomStringConvertible {
