@@ -41,7 +41,9 @@ public struct NewFileResponse: Codable, Sendable, Hashable {
     /// The host page for the `editnew` action (CreateChildFile).
     public var hostEditNewURL: String?
 
-    public init(name: String, url: String, hostViewURL: String? = nil, hostEditURL: String? = nil, hostEditNewURL: String? = nil) {
+    public init(
+        name: String, url: String, hostViewURL: String? = nil, hostEditURL: String? = nil, hostEditNewURL: String? = nil
+    ) {
         self.name = name
         self.url = url
         self.hostViewURL = hostViewURL

@@ -33,7 +33,8 @@ struct AccessTokenSignerTests {
     }
 
     @Test func rejectsExpiredTokensAndOtherKeys() {
-        let past = signer.mint(AccessToken(userID: "ana", resource: .ecosystem, expiresAt: Date(timeIntervalSinceNow: -1)))
+        let past = signer.mint(
+            AccessToken(userID: "ana", resource: .ecosystem, expiresAt: Date(timeIntervalSinceNow: -1)))
         #expect(throws: AccessTokenSigner.Rejection.expired) { try signer.verify(past) }
         let other = AccessTokenSigner(key: SymmetricKey(size: .bits256))
         let foreign = other.mint(AccessToken(userID: "ana", resource: .ecosystem, expiresAt: .distantFuture))

@@ -23,11 +23,16 @@ import WOPIStorage
             let children = try await HTTP.get(childrenURL).json()
             let files = try #require(children["ChildFiles"] as? [[String: Any]])
             #expect(Set(files.compactMap { $0["Name"] as? String }) == ["Notes.docx", "Data.XLSX"])
-            #expect(files.allSatisfy { $0["Size"] is Int && $0["Version"] is String && ($0["Url"] as? String)?.contains("access_token=") == true })
+            #expect(
+                files.allSatisfy {
+                    $0["Size"] is Int && $0["Version"] is String
+                        && ($0["Url"] as? String)?.contains("access_token=") == true
+                })
             let containers = try #require(children["ChildContainers"] as? [[String: String]])
             #expect(containers.map { $0["Name"] } == ["Archive"])
             // Extension filter, case-insensitive; containers are never filtered.
-            let filtered = try await HTTP.get(childrenURL, headers: ["X-WOPI-FileExtensionFilterList": ".xlsx,.pptx"]).json()
+            let filtered = try await HTTP.get(childrenURL, headers: ["X-WOPI-FileExtensionFilterList": ".xlsx,.pptx"])
+                .json()
             #expect((filtered["ChildFiles"] as? [[String: Any]])?.compactMap { $0["Name"] as? String } == ["Data.XLSX"])
             #expect((filtered["ChildContainers"] as? [Any])?.count == 1)
             // Root ancestry is empty.
@@ -50,38 +55,60 @@ import WOPIStorage
             #expect((try made.json()["ContainerInfo"] as? [String: Any])?["Name"] as? String == "Projects")
             #expect(try await post("CREATE_CHILD_CONTAINER", ["X-WOPI-RelativeTarget": "Projects"]).status == 409)
             let again = try await post("CREATE_CHILD_CONTAINER", ["X-WOPI-SuggestedTarget": "Projects"])
-            #expect(try again.status == 200 && (try again.json()["ContainerPointer"] as? [String: String])?["Name"] != "Projects")
-            #expect(try await post("CREATE_CHILD_CONTAINER", ["X-WOPI-SuggestedTarget": "a", "X-WOPI-RelativeTarget": "b"]).status == 501)
+            #expect(
+                try again.status == 200
+                    && (try again.json()["ContainerPointer"] as? [String: String])?["Name"] != "Projects")
+            #expect(
+                try await post("CREATE_CHILD_CONTAINER", ["X-WOPI-SuggestedTarget": "a", "X-WOPI-RelativeTarget": "b"])
+                    .status == 501)
 
             let projectURL = try #require(pointer["Url"])
-            let file = try await HTTP.post(projectURL, ["X-WOPI-Override": "CREATE_CHILD_FILE", "X-WOPI-RelativeTarget": "madeup+AF8-name.wopitestx"])
+            let file = try await HTTP.post(
+                projectURL,
+                ["X-WOPI-Override": "CREATE_CHILD_FILE", "X-WOPI-RelativeTarget": "madeup+AF8-name.wopitestx"])
             #expect(try file.status == 200 && (try file.json()["Name"] as? String) == "madeup_name.wopitestx")
             let fileURL = try #require(try file.json()["Url"] as? String)
             #expect(try await HTTP.get(fileURL).json()["Size"] as? Int == 0)
-            let dup = try await HTTP.post(projectURL, ["X-WOPI-Override": "CREATE_CHILD_FILE", "X-WOPI-RelativeTarget": "madeup_name.wopitestx"])
+            let dup = try await HTTP.post(
+                projectURL, ["X-WOPI-Override": "CREATE_CHILD_FILE", "X-WOPI-RelativeTarget": "madeup_name.wopitestx"])
             #expect(dup.status == 409)
-            let suggested = try await HTTP.post(projectURL, ["X-WOPI-Override": "CREATE_CHILD_FILE", "X-WOPI-SuggestedTarget": ".docx"])
-            #expect(try suggested.status == 200 && (try suggested.json()["Name"] as? String)?.hasSuffix(".docx") == true)
-            #expect(try await HTTP.post(projectURL, ["X-WOPI-Override": "CREATE_CHILD_FILE", "X-WOPI-SuggestedTarget": "a.docx", "X-WOPI-RelativeTarget": "b.docx"]).status == 501)
+            let suggested = try await HTTP.post(
+                projectURL, ["X-WOPI-Override": "CREATE_CHILD_FILE", "X-WOPI-SuggestedTarget": ".docx"])
+            #expect(
+                try suggested.status == 200 && (try suggested.json()["Name"] as? String)?.hasSuffix(".docx") == true)
+            #expect(
+                try await HTTP.post(
+                    projectURL,
+                    [
+                        "X-WOPI-Override": "CREATE_CHILD_FILE", "X-WOPI-SuggestedTarget": "a.docx",
+                        "X-WOPI-RelativeTarget": "b.docx",
+                    ]
+                ).status == 501)
             // Licensing flags of a new child equal the parent's.
             let childInfo = try await HTTP.get(fileURL).json()
             let parentInfo = try await HTTP.get(projectURL).json()
             #expect(childInfo["IsEduUser"] as? Bool == parentInfo["IsEduUser"] as? Bool)
-            #expect(childInfo["LicenseCheckForEditIsEnabled"] as? Bool == parentInfo["LicenseCheckForEditIsEnabled"] as? Bool)
+            #expect(
+                childInfo["LicenseCheckForEditIsEnabled"] as? Bool == parentInfo["LicenseCheckForEditIsEnabled"]
+                    as? Bool)
 
             // A non-empty container cannot be deleted; rename keeps the container usable under its new name.
             #expect(try await HTTP.post(projectURL, ["X-WOPI-Override": "DELETE_CONTAINER"]).status == 409)
-            let renamed = try await HTTP.post(projectURL, ["X-WOPI-Override": "RENAME_CONTAINER", "X-WOPI-RequestedName": "container+AF8-name"])
+            let renamed = try await HTTP.post(
+                projectURL, ["X-WOPI-Override": "RENAME_CONTAINER", "X-WOPI-RequestedName": "container+AF8-name"])
             #expect(try renamed.status == 200 && (try renamed.json()["Name"] as? String) == "container_name")
             #expect(try await HTTP.get(projectURL).json()["Name"] as? String == "container_name")
-            #expect(try await HTTP.post(projectURL, ["X-WOPI-Override": "RENAME_CONTAINER", "X-WOPI-RequestedName": "a/b"]).status == 400)
+            #expect(
+                try await HTTP.post(projectURL, ["X-WOPI-Override": "RENAME_CONTAINER", "X-WOPI-RequestedName": "a/b"])
+                    .status == 400)
             let emptyURL = try #require((try again.json()["ContainerPointer"] as? [String: String])?["Url"])
             #expect(try await HTTP.post(emptyURL, ["X-WOPI-Override": "DELETE_CONTAINER"]).status == 200)
             #expect(try await HTTP.get(emptyURL).status == 404)
             // The new container has ancestors and an ecosystem pointer.
             let ancestry = try await HTTP.get(projectURL.replacingOccurrences(of: "?", with: "/ancestry?")).json()
             #expect((ancestry["AncestorsWithRootFirst"] as? [[String: String]])?.map { $0["Name"] } == ["ana"])
-            #expect(try await HTTP.get(projectURL.replacingOccurrences(of: "?", with: "/ecosystem_pointer?")).status == 200)
+            #expect(
+                try await HTTP.get(projectURL.replacingOccurrences(of: "?", with: "/ecosystem_pointer?")).status == 200)
         }
     }
 
@@ -90,12 +117,15 @@ import WOPIStorage
             let file = try await live.seedFile("Plan.docx")
             let ecosystem = "\(live.wopiRoot)/ecosystem?access_token=\(live.token(.ecosystem))"
             for name in ["/Plan.docx", file.id.rawValue, "\(live.wopiRoot)/files/\(file.id)"] {
-                let reply = try await HTTP.post(ecosystem, ["X-WOPI-Override": "GET_WOPI_SRC_WITH_ACCESS_TOKEN", "X-WOPI-HostNativeFileName": name])
+                let reply = try await HTTP.post(
+                    ecosystem, ["X-WOPI-Override": "GET_WOPI_SRC_WITH_ACCESS_TOKEN", "X-WOPI-HostNativeFileName": name])
                 let url = try #require(try reply.json()["Url"] as? String, "\(name)")
                 #expect(url.contains("access_token_ttl="))
                 #expect(try await HTTP.get(url).json()["BaseFileName"] as? String == "Plan.docx")
             }
-            let missing = try await HTTP.post(ecosystem, ["X-WOPI-Override": "GET_WOPI_SRC_WITH_ACCESS_TOKEN", "X-WOPI-HostNativeFileName": "/nope.docx"])
+            let missing = try await HTTP.post(
+                ecosystem,
+                ["X-WOPI-Override": "GET_WOPI_SRC_WITH_ACCESS_TOKEN", "X-WOPI-HostNativeFileName": "/nope.docx"])
             #expect(missing.status == 404)
         }
     }

@@ -35,10 +35,13 @@ import WOPIStorage
             var tampered = Array(live.token(.file(file.id)))
             tampered[3] = tampered[3] == "A" ? "B" : "A"
             #expect(try await HTTP.get(live.fileURL(file.id, token: String(tampered))).status == 401)
-            #expect(try await HTTP.get(live.fileURL(file.id, token: live.token(.file(file.id), lifetime: -5))).status == 401)
+            #expect(
+                try await HTTP.get(live.fileURL(file.id, token: live.token(.file(file.id), lifetime: -5))).status == 401
+            )
             // A valid token for another file, or for another user's file, does not open this one.
             #expect(try await HTTP.get(live.fileURL(file.id, token: live.token(.file(other.id)))).status == 404)
-            #expect(try await HTTP.get(live.fileURL(file.id, token: live.token(.file(file.id), user: "bob"))).status == 404)
+            #expect(
+                try await HTTP.get(live.fileURL(file.id, token: live.token(.file(file.id), user: "bob"))).status == 404)
             // The token is also accepted as a bearer header.
             let bearer = try await HTTP.get(
                 "\(live.wopiRoot)/files/\(file.id)", headers: ["Authorization": "Bearer \(live.token(.file(file.id)))"])
@@ -55,8 +58,12 @@ import WOPIStorage
             let reply = try await HTTP.get(live.fileURL(file.id, "/contents"))
             #expect(reply.status == 200 && reply.text == "content")
             #expect(reply.header("X-WOPI-ItemVersion") == file.version)
-            #expect(try await HTTP.get(live.fileURL(file.id, "/contents"), headers: ["X-WOPI-MaxExpectedSize": "6"]).status == 412)
-            #expect(try await HTTP.get(live.fileURL(file.id, "/contents"), headers: ["X-WOPI-MaxExpectedSize": "7"]).status == 200)
+            #expect(
+                try await HTTP.get(live.fileURL(file.id, "/contents"), headers: ["X-WOPI-MaxExpectedSize": "6"]).status
+                    == 412)
+            #expect(
+                try await HTTP.get(live.fileURL(file.id, "/contents"), headers: ["X-WOPI-MaxExpectedSize": "7"]).status
+                    == 200)
         }
     }
 
@@ -72,7 +79,8 @@ import WOPIStorage
             #expect(lock.status == 200 && lock.header("X-WOPI-ItemVersion") == file.version)
             #expect(lock.header("X-WOPI-Lock") == nil, "no X-WOPI-Lock on a 200 Lock")
             #expect(try await op("REFRESH_LOCK", ["X-WOPI-Lock": "LockString"]).status == 200)
-            #expect(try await op("LOCK", ["X-WOPI-Lock": "NewLockString", "X-WOPI-OldLock": "LockString"]).status == 200)
+            #expect(
+                try await op("LOCK", ["X-WOPI-Lock": "NewLockString", "X-WOPI-OldLock": "LockString"]).status == 200)
             let getLock = try await op("GET_LOCK")
             #expect(getLock.status == 200 && getLock.header("X-WOPI-Lock") == "NewLockString")
             // LockMismatchAfterUnlockAndRelockRequest
@@ -90,7 +98,8 @@ import WOPIStorage
             #expect(try await op("LOCK", ["X-WOPI-Lock": "X"]).status == 200)
             #expect(try await op("LOCK", ["X-WOPI-Lock": "X"]).status == 200)
             for (override, headers) in [
-                ("LOCK", ["X-WOPI-Lock": "Y"]), ("UNLOCK", ["X-WOPI-Lock": "Y"]), ("REFRESH_LOCK", ["X-WOPI-Lock": "Y"]),
+                ("LOCK", ["X-WOPI-Lock": "Y"]), ("UNLOCK", ["X-WOPI-Lock": "Y"]),
+                ("REFRESH_LOCK", ["X-WOPI-Lock": "Y"]),
                 ("LOCK", ["X-WOPI-Lock": "Z", "X-WOPI-OldLock": "Y"]),
             ] {
                 let mismatch = try await op(override, headers)
@@ -132,7 +141,8 @@ import WOPIStorage
             #expect(try await HTTP.get(contents).text == "new")
             // PutUnlockedFile: an unlocked empty file accepts a PutFile without a lock.
             let empty = try await live.seedFile("new.docx", "")
-            let first = try await HTTP.post(live.fileURL(empty.id, "/contents"), ["X-WOPI-Override": "PUT"], body: "fresh")
+            let first = try await HTTP.post(
+                live.fileURL(empty.id, "/contents"), ["X-WOPI-Override": "PUT"], body: "fresh")
             #expect(first.status == 200)
             #expect(try await HTTP.get(live.fileURL(empty.id, "/contents")).text == "fresh")
         }
@@ -175,15 +185,22 @@ import WOPIStorage
             #expect(taken.status == 409)
             let valid = try #require(taken.header("X-WOPI-ValidRelativeTarget"))
             #expect(UTF7.decodeLeniently(valid) != "Exact.docx")
-            let replaced = try await put(["X-WOPI-RelativeTarget": "Exact.docx", "X-WOPI-OverwriteRelativeTarget": "true"], "v2")
+            let replaced = try await put(
+                ["X-WOPI-RelativeTarget": "Exact.docx", "X-WOPI-OverwriteRelativeTarget": "true"], "v2")
             #expect(replaced.status == 200)
-            #expect(try await HTTP.get(try #require(try replaced.json()["Url"] as? String).replacingOccurrences(of: "?", with: "/contents?")).text == "v2")
+            #expect(
+                try await HTTP.get(
+                    try #require(try replaced.json()["Url"] as? String).replacingOccurrences(
+                        of: "?", with: "/contents?")
+                ).text == "v2")
             #expect(try await put(["X-WOPI-RelativeTarget": "bad:name?.docx"]).status == 400)
             #expect(try await put(["X-WOPI-SuggestedTarget": ".a", "X-WOPI-RelativeTarget": "b.docx"]).status == 501)
             // A locked target cannot be overwritten: 409 with its lock.
             let target = try await live.seedFile("Locked.docx")
             _ = try await HTTP.post(live.fileURL(target.id), ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "TL"])
-            let locked = try await put(["X-WOPI-RelativeTarget": "Locked.docx", "X-WOPI-OverwriteRelativeTarget": "true"])
+            let locked = try await put([
+                "X-WOPI-RelativeTarget": "Locked.docx", "X-WOPI-OverwriteRelativeTarget": "true",
+            ])
             #expect(locked.status == 409 && locked.header("X-WOPI-Lock") == "TL")
             // UTF-7 names come back decoded; very long names are shortened or refused, never a crash.
             let utf7 = try await put(["X-WOPI-RelativeTarget": "madeup+AF8-name.wopitestx"])
@@ -192,7 +209,9 @@ import WOPIStorage
             #expect(try unicode.json()["Name"] as? String == "Résumé 日本.docx")
             let long = try await put(["X-WOPI-SuggestedTarget": String(repeating: "n", count: 600) + ".docx"])
             #expect(try long.status == 200 && (try long.json()["Name"] as? String)?.hasSuffix(".docx") == true)
-            #expect([200, 400].contains(try await put(["X-WOPI-RelativeTarget": String(repeating: "n", count: 600) + ".docx"]).status))
+            #expect(
+                [200, 400].contains(
+                    try await put(["X-WOPI-RelativeTarget": String(repeating: "n", count: 600) + ".docx"]).status))
         }
     }
 
@@ -204,14 +223,16 @@ import WOPIStorage
             #expect(try renamed.status == 200 && (try renamed.json()["Name"] as? String) == "Final")
             #expect(try await HTTP.get(url).json()["BaseFileName"] as? String == "Final.docx")
             _ = try await HTTP.post(url, ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L"])
-            let wrong = try await HTTP.post(url, ["X-WOPI-Override": "RENAME_FILE", "X-WOPI-RequestedName": "X", "X-WOPI-Lock": "M"])
+            let wrong = try await HTTP.post(
+                url, ["X-WOPI-Override": "RENAME_FILE", "X-WOPI-RequestedName": "X", "X-WOPI-Lock": "M"])
             #expect(wrong.status == 409 && wrong.header("X-WOPI-Lock") == "L")
             let right = try await HTTP.post(
                 url, ["X-WOPI-Override": "RENAME_FILE", "X-WOPI-RequestedName": "R+AOk-sum+AOk-", "X-WOPI-Lock": "L"])
             #expect(try right.status == 200 && (try right.json()["Name"] as? String) == "Résumé")
             // A taken name is adjusted rather than refused.
             _ = try await live.seedFile("Taken.docx")
-            let taken = try await HTTP.post(url, ["X-WOPI-Override": "RENAME_FILE", "X-WOPI-RequestedName": "Taken", "X-WOPI-Lock": "L"])
+            let taken = try await HTTP.post(
+                url, ["X-WOPI-Override": "RENAME_FILE", "X-WOPI-RequestedName": "Taken", "X-WOPI-Lock": "L"])
             #expect(try taken.status == 200 && (try taken.json()["Name"] as? String) != "Taken")
         }
     }
@@ -226,7 +247,8 @@ import WOPIStorage
             _ = try await HTTP.post(url, ["X-WOPI-Override": "UNLOCK", "X-WOPI-Lock": "L"])
             #expect(try await HTTP.post(url, ["X-WOPI-Override": "DELETE"]).status == 200)
             #expect(try await HTTP.get(url).status == 404)
-            #expect(try await HTTP.post(url, ["X-WOPI-Override": "RENAME_FILE", "X-WOPI-RequestedName": "x"]).status == 404)
+            #expect(
+                try await HTTP.post(url, ["X-WOPI-Override": "RENAME_FILE", "X-WOPI-RequestedName": "x"]).status == 404)
         }
     }
 
@@ -234,7 +256,10 @@ import WOPIStorage
         try await LiveHost.run { live in
             let file = try await live.seedFile("a.docx")
             let other = try await live.seedFile("b.docx")
-            #expect(try await HTTP.post(live.fileURL(file.id), ["X-WOPI-Override": "PUT_USER_INFO"], body: "PutUserInfoTest").status == 200)
+            #expect(
+                try await HTTP.post(
+                    live.fileURL(file.id), ["X-WOPI-Override": "PUT_USER_INFO"], body: "PutUserInfoTest"
+                ).status == 200)
             #expect(try await HTTP.get(live.fileURL(other.id)).json()["UserInfo"] as? String == "PutUserInfoTest")
         }
     }

@@ -43,7 +43,8 @@ public struct WOPIHTTPError: Error, Sendable, CustomStringConvertible {
     /// The response for this error.
     public var response: WOPIResponse {
         var headers = headers
-        headers[HTTPField.Name(WOPIHeader.serverError)!] = String(message.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 }.prefix(500).map(Character.init))
+        headers[HTTPField.Name(WOPIHeader.serverError)!] = String(
+            message.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 }.prefix(500).map(Character.init))
         headers[.contentType] = "text/plain; charset=utf-8"
         return WOPIResponse(status: status, headers: headers, body: .buffer(ByteBuffer(string: message + "\n")))
     }

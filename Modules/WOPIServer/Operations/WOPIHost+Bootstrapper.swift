@@ -10,8 +10,11 @@ extension WOPIHost {
         guard let bootstrapper else {
             throw WOPIHTTPError.notFound("This host has no bootstrapper configured.")
         }
-        let base = (configuration.publicURL ?? request.origin(defaultScheme: configuration.scheme) ?? "http://localhost").trimmingSuffix("/")
-        guard let token = request.bearerToken, let userID = try await bootstrapper.verifier.userID(forAccessToken: token),
+        let base =
+            (configuration.publicURL ?? request.origin(defaultScheme: configuration.scheme) ?? "http://localhost")
+            .trimmingSuffix("/")
+        guard let token = request.bearerToken,
+            let userID = try await bootstrapper.verifier.userID(forAccessToken: token),
             let user = try await users.user(userID)
         else {
             var error = WOPIHTTPError.unauthorized("Sign in: the OAuth access token is missing, expired or revoked.")
@@ -42,7 +45,8 @@ extension WOPIHost {
                 accessTokenExpiry: EpochMilliseconds.from(expiresAt))
         case WOPIEcosystemOperation.getWopiSrcWithAccessToken:
             let file = try await fileForNativeName(request.header(WOPIHeader.hostNativeFileName), user: user)
-            response.wopiSrcInfo = URLResponse(url: context.withToken(context.fileSrc(file.id), for: .file(file.id), signer: tokens))
+            response.wopiSrcInfo = URLResponse(
+                url: context.withToken(context.fileSrc(file.id), for: .file(file.id), signer: tokens))
         default:
             break
         }
@@ -76,7 +80,9 @@ extension WOPIHost {
         default: throw WOPIHTTPError.notFound("X-WOPI-WopiSrc must name a file or a container.")
         }
         if case .file(let id) = resource, (try? await storage.file(id))?.ownerID == user.id { return resource }
-        if case .container(let id) = resource, (try? await storage.container(id))?.ownerID == user.id { return resource }
+        if case .container(let id) = resource, (try? await storage.container(id))?.ownerID == user.id {
+            return resource
+        }
         throw WOPIHTTPError.notFound("No file or container of this user has that WOPISrc.")
     }
 }

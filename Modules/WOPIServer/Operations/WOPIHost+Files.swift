@@ -85,7 +85,8 @@ extension WOPIHost {
         }
         let file = try await storage.file(id)
         guard file.size <= maximum else {
-            throw WOPIHTTPError(.preconditionFailed, "The file is \(file.size) bytes, more than X-WOPI-MaxExpectedSize.")
+            throw WOPIHTTPError(
+                .preconditionFailed, "The file is \(file.size) bytes, more than X-WOPI-MaxExpectedSize.")
         }
         let content = try await storage.readFile(id)
         var response = WOPIResponse(

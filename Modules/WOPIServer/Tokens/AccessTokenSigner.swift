@@ -58,7 +58,8 @@ public struct AccessTokenSigner: Sendable {
         case .container(let id): resource = "c:\(id)"
         case .ecosystem: resource = "e:"
         }
-        return [version, claims.userID, resource, String(EpochMilliseconds.from(claims.expiresAt))].joined(separator: "|")
+        return [version, claims.userID, resource, String(EpochMilliseconds.from(claims.expiresAt))].joined(
+            separator: "|")
     }
 
     private static func decode(_ text: String) -> AccessToken? {

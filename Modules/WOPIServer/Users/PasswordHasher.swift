@@ -1,6 +1,6 @@
 import Crypto
-import _CryptoExtras
 import Foundation
+import _CryptoExtras
 
 /// Salted, deliberately slow password hashing with scrypt (RFC 7914).
 ///
@@ -27,8 +27,10 @@ public struct PasswordHasher: Sendable {
         var generator = SystemRandomNumberGenerator()
         for index in salt.indices { salt[index] = generator.next() }
         let key = try derive(password, salt: salt, logN: logN, r: blockSize, p: parallelism)
-        return ["scrypt", String(logN), String(blockSize), String(parallelism),
-                Data(salt).base64EncodedString(), key.base64EncodedString()].joined(separator: "$")
+        return [
+            "scrypt", String(logN), String(blockSize), String(parallelism),
+            Data(salt).base64EncodedString(), key.base64EncodedString(),
+        ].joined(separator: "$")
     }
 
     /// Whether `password` matches `hash`; `false` for a malformed hash.

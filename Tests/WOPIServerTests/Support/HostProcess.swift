@@ -17,7 +17,8 @@ final class HostProcess: Sendable {
         self.dataDirectory = dataDirectory
         process = Process()
         process.executableURL = Self.executable
-        process.arguments = ["serve", "--data", dataDirectory.path, "--port", "0", "--log-level", "warning"]
+        process.arguments =
+            ["serve", "--data", dataDirectory.path, "--port", "0", "--log-level", "warning"]
             + extraArguments
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -71,7 +72,8 @@ final class HostProcess: Sendable {
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
         guard process.terminationStatus == 0 else {
-            throw HostProcessError("wopi-host \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)")
+            throw HostProcessError(
+                "wopi-host \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)")
         }
         return text
     }
