@@ -20,9 +20,11 @@ struct LoopbackPage: Sendable {
 
     /// The page for a sign-in that failed.
     static func failed(_ error: OAuthError) -> LoopbackPage {
-        LoopbackPage(
-            status: .badRequest, title: "Sign-in failed",
-            message: "Sign-in failed: \(error.message) You can close this tab.")
+        var message = "Sign-in failed: \(error.message)"
+        if let description = error.serverDescription {
+            message += " The server said: \(description.prefix(300))"
+        }
+        return LoopbackPage(status: .badRequest, title: "Sign-in failed", message: message + " You can close this tab.")
     }
 
     /// The page as a complete HTML document, with the texts escaped.

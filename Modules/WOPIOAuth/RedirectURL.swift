@@ -58,10 +58,10 @@ public struct RedirectURL: Sendable, Hashable {
     /// without case for scheme and host), whatever the query.
     public func matches(_ registered: URL) -> Bool {
         guard url.scheme?.lowercased() == registered.scheme?.lowercased() else { return false }
-        if registered.host == nil && url.host == nil && !Self.isHierarchical(Self.afterScheme(registered))
-            && !Self.isHierarchical(Self.afterScheme(url))
-        {
-            return true  // Opaque app-to-app form: only the scheme identifies the app.
+        if url.host == nil && !Self.isHierarchical(Self.afterScheme(url)) {
+            // Opaque app-to-app form (`ms-word-tp:code=…`): only the scheme identifies the app.
+            let registeredRest = Self.afterScheme(registered)
+            return registered.host == nil && (registeredRest.isEmpty || !Self.isHierarchical(registeredRest))
         }
         return url.host?.lowercased() == registered.host?.lowercased() && url.port == registered.port
             && Self.normalizedPath(url) == Self.normalizedPath(registered)

@@ -23,7 +23,7 @@ struct LoopbackRedirectReceiverTests {
     }
 
     @Test func listensOnLoopbackWithAnOSChosenPort() async throws {
-        let receiver = try await LoopbackRedirectReceiver.start()
+        let receiver = try await LoopbackRedirectReceiver.start(logger: quietLogger)
         let uri = receiver.redirectURI
         #expect(uri.scheme == "http")
         #expect(uri.host == "127.0.0.1")
@@ -34,16 +34,16 @@ struct LoopbackRedirectReceiverTests {
     }
 
     @Test func listensOnIPv6Loopback() async throws {
-        let receiver = try await LoopbackRedirectReceiver.start(configuration: .init(host: .ipv6, path: "/cb"))
+        let receiver = try await LoopbackRedirectReceiver.start(configuration: .init(host: .ipv6, path: "/cb"), logger: quietLogger)
         #expect(receiver.redirectURI.absoluteString.hasPrefix("http://[::1]:"))
         async let response = receiver.waitForAuthorizationResponse(expecting: expectation, timeout: .seconds(5))
-        let page = try await httpGet(url(receiver, "/cb?code=c6&state=state-1"))
+        let page = try await rawHTTPGet(url(receiver, "/cb?code=c6&state=state-1"))
         #expect(page.status == 200)
         #expect(try await response.code == "c6")
     }
 
     @Test func answersOneCallbackAndCloses() async throws {
-        let receiver = try await LoopbackRedirectReceiver.start()
+        let receiver = try await LoopbackRedirectReceiver.start(logger: quietLogger)
         async let response = receiver.waitForAuthorizationResponse(expecting: expectation, timeout: .seconds(5))
         let favicon = try await httpGet(url(receiver, "/favicon.ico"))
         #expect(favicon.status == 404)
@@ -58,7 +58,7 @@ struct LoopbackRedirectReceiverTests {
     }
 
     @Test func keepsACallbackThatArrivesBeforeTheWait() async throws {
-        let receiver = try await LoopbackRedirectReceiver.start()
+        let receiver = try await LoopbackRedirectReceiver.start(logger: quietLogger)
         let tab = Task { try await httpGet(url(receiver, "/callback?code=early&state=state-1")) }
         try await Task.sleep(for: .milliseconds(200))
         let response = try await receiver.waitForAuthorizationResponse(expecting: expectation, timeout: .seconds(5))
@@ -68,7 +68,7 @@ struct LoopbackRedirectReceiverTests {
     }
 
     @Test func showsAnErrorPageForARejectedRedirect() async throws {
-        let receiver = try await LoopbackRedirectReceiver.start()
+        let receiver = try await LoopbackRedirectReceiver.start(logger: quietLogger)
         async let response = receiver.waitForAuthorizationResponse(expecting: expectation, timeout: .seconds(5))
         let page = try await httpGet(url(receiver, "/callback?code=c&state=other"))
         #expect(page.status == 400)
@@ -83,7 +83,7 @@ struct LoopbackRedirectReceiverTests {
     }
 
     @Test func closesOnTimeout() async throws {
-        let receiver = try await LoopbackRedirectReceiver.start()
+        let receiver = try await LoopbackRedirectReceiver.start(logger: quietLogger)
         let start = ContinuousClock.now
         do {
             _ = try await receiver.waitForAuthorizationResponse(expecting: expectation, timeout: .milliseconds(300))
@@ -97,7 +97,7 @@ struct LoopbackRedirectReceiverTests {
     }
 
     @Test func closesOnCancellation() async throws {
-        let receiver = try await LoopbackRedirectReceiver.start()
+        let receiver = try await LoopbackRedirectReceiver.start(logger: quietLogger)
         let wait = Task {
             try await receiver.waitForAuthorizationResponse(expecting: expectation, timeout: .seconds(30))
         }

@@ -4,7 +4,7 @@ import WOPIOAuth
 
 @Suite("Native app sign-in against a real authorization server")
 struct NativeAppAuthorizerTests {
-    let authorizer = NativeAppAuthorizer(timeout: .seconds(10))
+    let authorizer = NativeAppAuthorizer(timeout: .seconds(10), logger: quietLogger)
 
     /// Runs the whole flow with a scripted browser; returns the outcome and what the browser tab showed.
     private func signIn(
@@ -108,7 +108,7 @@ struct NativeAppAuthorizerTests {
             #expect(tokens.sessionContext == "hello:World")
             #expect(tokens.expiresAt != nil)
             // Refreshes go to the tk endpoint too, with the session context header (the server checks it).
-            let client = TokenEndpointClient(configuration: server.configuration())
+            let client = TokenEndpointClient(configuration: server.configuration(), logger: quietLogger)
             let refreshed = try await client.refresh(tokens)
             #expect(refreshed.tokenEndpoint == tokens.tokenEndpoint)
             #expect(server.refreshRequests == 1)
@@ -130,13 +130,21 @@ struct NativeAppAuthorizerTests {
             // A server without metadata answers 404: discovery says "none" rather than failing.
             server.update { $0.servesMetadata = false }
             #expect(try await AuthorizationServerMetadata.discover(issuer: issuer) == nil)
-            // Metadata naming another issuer is rejected.
+            // An issuer with a path has its own well-known URL, which this server does not serve.
             server.update { $0.servesMetadata = true }
-            let other = try #require(URL(string: server.issuer + "/tenant"))
+            let tenant = try #require(URL(string: server.issuer + "/tenant"))
             #expect(
-                AuthorizationServerMetadata.wellKnownURL(for: other)?.path
+                AuthorizationServerMetadata.wellKnownURL(for: tenant)?.path
                     == "/.well-known/oauth-authorization-server/tenant")
-            await #expect(throws: OAuthError.self) { try await AuthorizationServerMetadata.discover(issuer: other) }
+            #expect(try await AuthorizationServerMetadata.discover(issuer: tenant) == nil)
+            // Metadata naming another issuer is rejected.
+            server.update { $0.metadataIssuerOverride = "https://attacker.example" }
+            do {
+                _ = try await AuthorizationServerMetadata.discover(issuer: issuer)
+                Issue.record("accepted metadata of another issuer")
+            } catch let error as OAuthError {
+                #expect(error.code == .issuerMismatch)
+            }
         }
     }
 

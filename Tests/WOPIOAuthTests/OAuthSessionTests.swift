@@ -10,7 +10,7 @@ struct OAuthSessionTests {
     ) async throws -> (OAuthSession, TokenSet) {
         let (access, refresh) = server.mintTokens()
         let tokens = TokenSet(accessToken: access, refreshToken: refresh, expiresAt: clock.now.addingTimeInterval(3600))
-        let client = TokenEndpointClient(configuration: server.configuration(), now: clock.function)
+        let client = TokenEndpointClient(configuration: server.configuration(), logger: quietLogger, now: clock.function)
         let session = OAuthSession(client: client, store: store, key: "k", now: clock.function)
         try await session.signIn(with: tokens)
         return (session, tokens)
@@ -84,7 +84,7 @@ struct OAuthSessionTests {
             clock.advance(by: 7200)
             _ = try await session.validAccessToken()  // rotates the refresh token
             // Someone replays the old refresh token: the server detects the reuse and revokes the whole grant.
-            let client = TokenEndpointClient(configuration: server.configuration())
+            let client = TokenEndpointClient(configuration: server.configuration(), logger: quietLogger)
             do {
                 _ = try await client.refresh(original)
                 Issue.record("a reused refresh token was accepted")
@@ -111,7 +111,7 @@ struct OAuthSessionTests {
     @Test func withoutRefreshTokenAnExpiredSessionNeedsSignIn() async throws {
         try await TestAuthorizationServer.with { server in
             let clock = TestClock()
-            let client = TokenEndpointClient(configuration: server.configuration())
+            let client = TokenEndpointClient(configuration: server.configuration(), logger: quietLogger)
             let session = OAuthSession(
                 client: client, tokens: TokenSet(accessToken: "a", expiresAt: clock.now.addingTimeInterval(10)),
                 now: clock.function)
@@ -131,7 +131,7 @@ struct OAuthSessionTests {
             let clock = TestClock()
             let store = InMemoryTokenStore()
             let (_, tokens) = try await session(server, clock: clock, store: store)
-            let client = TokenEndpointClient(configuration: server.configuration())
+            let client = TokenEndpointClient(configuration: server.configuration(), logger: quietLogger)
             let restored = try await OAuthSession.restore(client: client, store: store, key: "k", now: clock.function)
             #expect(try await restored.validAccessToken() == tokens.accessToken)
             try await restored.signOut()
@@ -147,7 +147,7 @@ struct OAuthSessionTests {
         let server = try await TestAuthorizationServer.start()
         let configuration = server.configuration()
         await server.stop()
-        let client = TokenEndpointClient(configuration: configuration)
+        let client = TokenEndpointClient(configuration: configuration, logger: quietLogger)
         let tokens = TokenSet(accessToken: "a", refreshToken: "r", expiresAt: clock.now.addingTimeInterval(30))
         let session = OAuthSession(client: client, tokens: tokens, now: clock.function)
         // Inside the leeway the refresh fails, but the token has not expired yet.

@@ -31,6 +31,8 @@ final class TestAuthorizationServer: Sendable {
         /// Delays refresh responses, so concurrent callers overlap with a refresh in flight.
         var refreshDelay: Duration = .zero
         var servesMetadata = true
+        /// Names another issuer in the metadata (a mix-up).
+        var metadataIssuerOverride: String?
     }
 
     private struct CodeGrant {
@@ -109,7 +111,7 @@ final class TestAuthorizationServer: Sendable {
         router.post("alt/token") { request, _ in try await box.server().token(request, alternate: true) }
         router.get(".well-known/oauth-authorization-server") { _, _ in try box.server().metadata() }
         var logger = Logger(label: "TestAuthorizationServer")
-        logger.logLevel = .warning
+        logger.logLevel = .critical  // cancellation at stop() logs at error level
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
@@ -262,9 +264,10 @@ final class TestAuthorizationServer: Sendable {
     }
 
     private func metadata() throws -> Response {
-        guard state.withLock({ $0.behavior.servesMetadata }) else { return Response(status: .notFound) }
+        let behavior = state.withLock { $0.behavior }
+        guard behavior.servesMetadata else { return Response(status: .notFound) }
         let metadata = AuthorizationServerMetadata(
-            issuer: issuer, authorizationEndpoint: baseURL.appendingPathComponent("authorize"),
+            issuer: behavior.metadataIssuerOverride ?? issuer, authorizationEndpoint: baseURL.appendingPathComponent("authorize"),
             tokenEndpoint: baseURL.appendingPathComponent("token"), responseTypesSupported: ["code"],
             grantTypesSupported: ["authorization_code", "refresh_token"], codeChallengeMethodsSupported: ["S256"],
             tokenEndpointAuthMethodsSupported: ["none", "client_secret_basic", "client_secret_post"],
