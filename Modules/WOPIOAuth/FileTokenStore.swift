@@ -29,6 +29,7 @@ public struct FileTokenStore: TokenStore {
         return directory.appendingPathComponent("\(digest).json", isDirectory: false)
     }
 
+    /// Reads the key's file; `nil` if it does not exist.
     public func load(key: String) async throws -> TokenSet? {
         let url = fileURL(forKey: key)
         let data: Data
@@ -36,7 +37,8 @@ public struct FileTokenStore: TokenStore {
             data = try Data(contentsOf: url)
         } catch {
             if !FileManager.default.fileExists(atPath: url.path) { return nil }
-            throw OAuthError(.storage, "Could not read the token file \(url.path); check its permissions.", underlying: error)
+            throw OAuthError(
+                .storage, "Could not read the token file \(url.path); check its permissions.", underlying: error)
         }
         do {
             return try Self.decoder.decode(TokenSet.self, from: data)
@@ -46,6 +48,7 @@ public struct FileTokenStore: TokenStore {
         }
     }
 
+    /// Writes the key's file atomically with mode 0600, creating the directory with mode 0700 if needed.
     public func save(_ tokens: TokenSet, key: String) async throws {
         let data: Data
         do {
@@ -64,6 +67,7 @@ public struct FileTokenStore: TokenStore {
         }
     }
 
+    /// Removes the key's file, if any.
     public func delete(key: String) async throws {
         let path = fileURL(forKey: key).path
         if unlink(path) != 0 && errno != ENOENT {
@@ -118,7 +122,8 @@ public struct FileTokenStore: TokenStore {
 
     private static func posixError(_ action: String, _ code: Int32) -> OAuthError {
         OAuthError(
-            .storage, "Could not \(action): \(String(cString: strerror(code))); check the directory's permissions "
+            .storage,
+            "Could not \(action): \(String(cString: strerror(code))); check the directory's permissions "
                 + "and free space.")
     }
 

@@ -68,8 +68,10 @@ public final class LoopbackRedirectReceiver: Sendable {
     ) async throws(OAuthError) -> LoopbackRedirectReceiver {
         let path = configuration.path
         guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#"), !path.contains(" ") else {
-            throw OAuthError(.invalidConfiguration, "The loopback callback path '\(path)' must start with / and "
-                + "hold no query, fragment or space.")
+            throw OAuthError(
+                .invalidConfiguration,
+                "The loopback callback path '\(path)' must start with / and "
+                    + "hold no query, fragment or space.")
         }
         let (bindHost, uriHost) = configuration.host == .ipv4 ? ("127.0.0.1", "127.0.0.1") : ("::1", "[::1]")
         let state = LoopbackReceiverState()

@@ -65,7 +65,8 @@ final class LoopbackRequestHandler: ChannelInboundHandler, RemovableChannelHandl
         headers.add(name: "Referrer-Policy", value: "no-referrer")
         headers.add(name: "Content-Security-Policy", value: "default-src 'none'; style-src 'unsafe-inline'")
         headers.add(name: "Connection", value: "close")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: page.status, headers: headers))),
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: page.status, headers: headers))),
             promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in

@@ -64,6 +64,7 @@ public struct OAuthError: Error, Sendable, CustomStringConvertible {
                 accessDenied, unsupportedResponseType, serverError, temporarilyUnavailable,
             ].map { ($0.rawValue, $0) })
 
+        /// The code's wire-style name, such as `invalid_grant`.
         public var description: String { rawValue }
     }
 
@@ -96,6 +97,7 @@ public struct OAuthError: Error, Sendable, CustomStringConvertible {
     /// Whether the user must sign in again (the grant is gone) rather than retry later.
     public var requiresSignIn: Bool { code == .signInRequired || code == .invalidGrant }
 
+    /// The code, the message, the server's description and the underlying error, for logs.
     public var description: String {
         var text = "OAuthError.\(code): \(message)"
         if let serverDescription { text += " Server said: \(serverDescription)" }
@@ -118,7 +120,8 @@ public struct OAuthError: Error, Sendable, CustomStringConvertible {
         case .invalidClient:
             advice = "The server did not accept the client ID or secret; check them against the registration."
         case .invalidGrant:
-            advice = "The authorization code or refresh token was rejected (expired, revoked or already used); "
+            advice =
+                "The authorization code or refresh token was rejected (expired, revoked or already used); "
                 + "sign in again."
         case .unauthorizedClient:
             advice = "This client is not allowed to use this grant type; check the client registration."

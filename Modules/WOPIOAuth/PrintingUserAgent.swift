@@ -9,6 +9,7 @@ public struct PrintingUserAgent: ExternalUserAgent {
         self.write = write
     }
 
+    /// Prints `url` with a short instruction.
     public func open(_ url: URL) async throws {
         write("Open this URL in a browser to sign in:\n\n    \(url.absoluteString)\n\n")
     }

@@ -54,6 +54,9 @@ public struct SystemBrowser: ExternalUserAgent {
         return lines
     }
 
+    /// Tries each command line of ``commandLines(for:)`` until one opens the URL.
+    ///
+    /// - Throws: ``OAuthError/Code/userAgentFailed`` when none does.
     public func open(_ url: URL) async throws {
         var failures: [String] = []
         for words in commandLines(for: url) {

@@ -7,6 +7,8 @@ import Foundation
 /// The default ``OAuthHTTPTransport``: an ephemeral `URLSession` (FoundationNetworking on Linux).
 ///
 /// Fine for token and metadata requests, whose bodies are small; responses over ``maximumBodySize`` are refused.
+/// The session made by ``init(timeout:maximumBodySize:)`` does not follow redirects: a 3xx comes back as the
+/// response, which the token client reports as an error rather than resending credentials elsewhere.
 public struct URLSessionOAuthTransport: OAuthHTTPTransport {
     private let session: URLSession
     /// The largest response body accepted, in bytes.
@@ -25,7 +27,7 @@ public struct URLSessionOAuthTransport: OAuthHTTPTransport {
         configuration.httpShouldSetCookies = false
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         configuration.timeoutIntervalForRequest = seconds
-        self.session = URLSession(configuration: configuration)
+        self.session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
         self.maximumBodySize = maximumBodySize
     }
 
@@ -35,6 +37,7 @@ public struct URLSessionOAuthTransport: OAuthHTTPTransport {
         self.maximumBodySize = maximumBodySize
     }
 
+    /// Sends the request without caching or cookies and returns the whole (small) response.
     public func send(_ request: OAuthHTTPRequest) async throws -> OAuthHTTPResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
@@ -58,5 +61,15 @@ public struct URLSessionOAuthTransport: OAuthHTTPTransport {
             if let name = name as? String, let value = value as? String { headers[name] = value }
         }
         return OAuthHTTPResponse(status: http.statusCode, headers: headers, body: data)
+    }
+}
+
+/// Declines every HTTP redirect, so a 3xx response is returned as it is.
+private final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 }

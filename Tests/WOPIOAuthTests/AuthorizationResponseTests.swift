@@ -39,7 +39,8 @@ struct AuthorizationResponseTests {
     }
 
     @Test func rejectsAnotherIssuer() {
-        #expect(code(of: "http://127.0.0.1:5/callback?code=a&state=s-123&iss=https%3A%2F%2Fevil.com") == .issuerMismatch)
+        #expect(
+            code(of: "http://127.0.0.1:5/callback?code=a&state=s-123&iss=https%3A%2F%2Fevil.com") == .issuerMismatch)
         // Without iss it is accepted unless the server advertised it.
         #expect(code(of: "http://127.0.0.1:5/callback?code=a&state=s-123") == nil)
         var strict = expectation
@@ -91,7 +92,8 @@ struct AuthorizationResponseTests {
         #expect(!custom.matches(URL(string: "com.contoso.app:/other")!))
         #expect(!custom.matches(URL(string: "com.evil.app:/oauth2redirect")!))
 
-        let office = try RedirectURL(string: "ms-word-tp:code=abcdefg&tk=https%3A%2F%2Fcontoso.com%2Ft&sc=xyz&action=76d1")
+        let office = try RedirectURL(
+            string: "ms-word-tp:code=abcdefg&tk=https%3A%2F%2Fcontoso.com%2Ft&sc=xyz&action=76d1")
         #expect(office["code"] == "abcdefg")
         #expect(office["tk"] == "https://contoso.com/t")
         #expect(office["action"] == "76d1")

@@ -34,7 +34,8 @@ struct LoopbackRedirectReceiverTests {
     }
 
     @Test func listensOnIPv6Loopback() async throws {
-        let receiver = try await LoopbackRedirectReceiver.start(configuration: .init(host: .ipv6, path: "/cb"), logger: quietLogger)
+        let receiver = try await LoopbackRedirectReceiver.start(
+            configuration: .init(host: .ipv6, path: "/cb"), logger: quietLogger)
         #expect(receiver.redirectURI.absoluteString.hasPrefix("http://[::1]:"))
         async let response = receiver.waitForAuthorizationResponse(expecting: expectation, timeout: .seconds(5))
         let page = try await rawHTTPGet(url(receiver, "/cb?code=c6&state=state-1"))

@@ -62,7 +62,9 @@ struct NativeAppAuthorizerTests {
     @Test func rejectsAMixedUpIssuer() async throws {
         try await TestAuthorizationServer.with(.init(issuerOverride: "https://attacker.example")) { server in
             let (result, visit) = await signIn(server)
-            if case .failure(let error) = result { #expect(error.code == .issuerMismatch) } else {
+            if case .failure(let error) = result {
+                #expect(error.code == .issuerMismatch)
+            } else {
                 Issue.record("accepted a redirect from another issuer")
             }
             #expect(server.codeExchanges == 0)
@@ -145,6 +147,24 @@ struct NativeAppAuthorizerTests {
             } catch let error as OAuthError {
                 #expect(error.code == .issuerMismatch)
             }
+        }
+    }
+
+    @Test func doesNotFollowARedirectingTokenEndpoint() async throws {
+        try await TestAuthorizationServer.with { server in
+            var configuration = server.configuration()
+            configuration.tokenEndpoint = server.baseURL.appendingPathComponent("moved/token")
+            let client = TokenEndpointClient(configuration: configuration, logger: quietLogger)
+            do {
+                _ = try await client.exchange(
+                    code: "c", redirectURI: URL(string: "http://127.0.0.1:1/callback")!,
+                    codeVerifier: PKCE().verifier)
+                Issue.record("a redirecting token endpoint produced tokens")
+            } catch let error as OAuthError {
+                #expect(error.code == .invalidResponse)
+                #expect(error.httpStatus == 307)
+            }
+            #expect(server.codeExchanges == 0)
         }
     }
 

@@ -10,7 +10,8 @@ struct OAuthSessionTests {
     ) async throws -> (OAuthSession, TokenSet) {
         let (access, refresh) = server.mintTokens()
         let tokens = TokenSet(accessToken: access, refreshToken: refresh, expiresAt: clock.now.addingTimeInterval(3600))
-        let client = TokenEndpointClient(configuration: server.configuration(), logger: quietLogger, now: clock.function)
+        let client = TokenEndpointClient(
+            configuration: server.configuration(), logger: quietLogger, now: clock.function)
         let session = OAuthSession(client: client, store: store, key: "k", now: clock.function)
         try await session.signIn(with: tokens)
         return (session, tokens)

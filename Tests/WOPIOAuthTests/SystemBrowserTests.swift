@@ -12,11 +12,11 @@ struct SystemBrowserTests {
         let script = directory.appendingPathComponent("browser.sh")
         let record = directory.appendingPathComponent("args.txt")
         try """
-            #!/bin/sh
-            for arg in "$@"; do printf '%s\\n' "$arg"; done > "\(record.path)"
-            exit \(exitStatus)
+        #!/bin/sh
+        for arg in "$@"; do printf '%s\\n' "$arg"; done > "\(record.path)"
+        exit \(exitStatus)
 
-            """.write(to: script, atomically: true, encoding: .utf8)
+        """.write(to: script, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
         return (script, record)
     }

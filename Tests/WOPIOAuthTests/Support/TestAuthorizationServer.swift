@@ -12,6 +12,7 @@ import Synchronization
 /// - `POST /token` (and `/alt/token`, the `tk` endpoint): authenticates the client, checks PKCE, issues rotating
 ///   refresh tokens and detects reuse (a reused refresh token revokes its whole family).
 /// - `GET /.well-known/oauth-authorization-server`: RFC 8414 metadata.
+/// - `POST /moved/token`: a 307 to `/token`, which a token client must not follow.
 final class TestAuthorizationServer: Sendable {
     /// How the server behaves; tests change it to simulate attacks and odd servers.
     struct Behavior: Sendable {
@@ -109,6 +110,7 @@ final class TestAuthorizationServer: Sendable {
         router.get("authorize") { request, _ in try box.server().authorize(request) }
         router.post("token") { request, _ in try await box.server().token(request, alternate: false) }
         router.post("alt/token") { request, _ in try await box.server().token(request, alternate: true) }
+        router.post("moved/token") { _, _ in Response(status: .temporaryRedirect, headers: [.location: "/token"]) }
         router.get(".well-known/oauth-authorization-server") { _, _ in try box.server().metadata() }
         var logger = Logger(label: "TestAuthorizationServer")
         logger.logLevel = .critical  // cancellation at stop() logs at error level
@@ -267,7 +269,8 @@ final class TestAuthorizationServer: Sendable {
         let behavior = state.withLock { $0.behavior }
         guard behavior.servesMetadata else { return Response(status: .notFound) }
         let metadata = AuthorizationServerMetadata(
-            issuer: behavior.metadataIssuerOverride ?? issuer, authorizationEndpoint: baseURL.appendingPathComponent("authorize"),
+            issuer: behavior.metadataIssuerOverride ?? issuer,
+            authorizationEndpoint: baseURL.appendingPathComponent("authorize"),
             tokenEndpoint: baseURL.appendingPathComponent("token"), responseTypesSupported: ["code"],
             grantTypesSupported: ["authorization_code", "refresh_token"], codeChallengeMethodsSupported: ["S256"],
             tokenEndpointAuthMethodsSupported: ["none", "client_secret_basic", "client_secret_post"],
@@ -313,7 +316,8 @@ private final class ServerBox: Sendable {
 /// Decodes form and query strings for the test server, independently of the module's encoder.
 enum TestForm {
     static func escape(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        var allowed = CharacterSet.alphanumerics.intersection(
+            CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed)!
     }
