@@ -190,7 +190,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WOPIOAuthTests",
-            dependencies: ["WOPIOAuth"],
+            dependencies: ["WOPIOAuth", .product(name: "Hummingbird", package: "hummingbird")],
             path: "Tests/WOPIOAuthTests",
             swiftSettings: swiftSettings
         ),

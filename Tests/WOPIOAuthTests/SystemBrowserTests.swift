@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+import Testing
+import WOPIOAuth
+
+@Suite("System browser launching")
+struct SystemBrowserTests {
+    let url = URL(string: "https://contoso.com/authorize?client_id=a&state=x%20y&redirect_uri=http%3A%2F%2F127.0.0.1")!
+
+    /// Writes a browser script that records its arguments, one a line, into `args.txt` beside it.
+    private func makeBrowser(in directory: URL, exitStatus: Int = 0) throws -> (script: URL, record: URL) {
+        let script = directory.appendingPathComponent("browser.sh")
+        let record = directory.appendingPathComponent("args.txt")
+        try """
+        #!/bin/sh
+        for arg in "$@"; do printf '%s\\n' "$arg"; done > "\(record.path)"
+        exit \(exitStatus)
+
+        """.write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        return (script, record)
+    }
+
+    private func recordedArguments(_ record: URL) throws -> [String] {
+        try String(contentsOf: record, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    @Test func substitutesPercentS() async throws {
+        try await withTemporaryDirectory { directory in
+            let (script, record) = try makeBrowser(in: directory)
+            let browser = SystemBrowser(
+                environment: ["BROWSER": "\(script.path) --new-tab '--url=%s' --flag"], fallbackCommands: [])
+            try await browser.open(url)
+            #expect(try recordedArguments(record) == ["--new-tab", "--url=\(url.absoluteString)", "--flag"])
+        }
+    }
+
+    @Test func appendsTheURLWithoutPercentS() async throws {
+        try await withTemporaryDirectory { directory in
+            let (script, record) = try makeBrowser(in: directory)
+            let browser = SystemBrowser(environment: ["BROWSER": "\(script.path) --private"], fallbackCommands: [])
+            try await browser.open(url)
+            #expect(try recordedArguments(record) == ["--private", url.absoluteString])
+        }
+    }
+
+    @Test func triesEachEntryOfAColonSeparatedList() async throws {
+        try await withTemporaryDirectory { directory in
+            let (script, record) = try makeBrowser(in: directory)
+            let browser = SystemBrowser(
+                environment: ["BROWSER": "/nonexistent/firefox:\(script.path)"], fallbackCommands: [])
+            #expect(browser.commandLines(for: url).count == 2)
+            try await browser.open(url)
+            #expect(try recordedArguments(record) == [url.absoluteString])
+        }
+    }
+
+    @Test func fallsBackToThePlatformOpener() async throws {
+        try await withTemporaryDirectory { directory in
+            let (script, record) = try makeBrowser(in: directory)
+            let failing = directory.appendingPathComponent("failing.sh")
+            try "#!/bin/sh\nexit 3\n".write(to: failing, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: failing.path)
+            let browser = SystemBrowser(environment: ["BROWSER": failing.path], fallbackCommands: [[script.path]])
+            try await browser.open(url)
+            #expect(try recordedArguments(record) == [url.absoluteString])
+        }
+    }
+
+    @Test func reportsWhenNothingOpens() async {
+        let browser = SystemBrowser(environment: ["BROWSER": "/nonexistent/a:/nonexistent/b"], fallbackCommands: [])
+        do {
+            try await browser.open(url)
+            Issue.record("claimed to open a browser")
+        } catch let error as OAuthError {
+            #expect(error.code == .userAgentFailed)
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test func usesThePlatformOpenerByDefault() {
+        let browser = SystemBrowser(environment: [:])
+        #expect(browser.commandLines(for: url).last?.last == url.absoluteString)
+        #expect(browser.commandLines(for: url).count == SystemBrowser.platformCommands.count)
+    }
+
+    @Test func printingAgentShowsTheURL() async throws {
+        let printed = PrintedText()
+        try await PrintingUserAgent(write: { printed.append($0) }).open(url)
+        #expect(printed.text.contains(url.absoluteString))
+    }
+}
+
+/// Collects what a ``PrintingUserAgent`` writes.
+final class PrintedText: Sendable {
+    private let storage = Synchronization.Mutex("")
+    var text: String { storage.withLock { $0 } }
+    func append(_ text: String) { storage.withLock { $0 += text } }
+}
