@@ -12,18 +12,7 @@ import Foundation
 /// with `+` as a space as in HTML forms.
 public struct AppToAppSignInRequest: Sendable, Hashable {
     /// One query parameter, decoded.
-    public struct Parameter: Sendable, Hashable {
-        /// The name as sent.
-        public var name: String
-        /// The decoded value.
-        public var value: String
-
-        /// Creates a parameter.
-        public init(name: String, value: String) {
-            self.name = name
-            self.value = value
-        }
-    }
+    public typealias Parameter = NameValuePair
 
     /// The scheme Office opened (iOS), or `nil` (Android).
     public var scheme: String?

@@ -5,18 +5,7 @@
 /// quoted values with commas and `\"` escapes, and scheme and parameter names in any case.
 public struct AuthenticationChallenge: Sendable, Hashable {
     /// One `name=value` parameter, with the value unquoted and unescaped.
-    public struct Parameter: Sendable, Hashable {
-        /// The parameter name as sent.
-        public var name: String
-        /// The parameter value, unquoted.
-        public var value: String
-
-        /// Creates a parameter.
-        public init(name: String, value: String) {
-            self.name = name
-            self.value = value
-        }
-    }
+    public typealias Parameter = NameValuePair
 
     /// The authentication scheme as sent, for example `Bearer`.
     public var scheme: String
