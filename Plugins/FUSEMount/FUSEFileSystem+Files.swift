@@ -151,7 +151,7 @@ extension FUSEFileSystem {
     /// Uploads the changes of every file open for writing (before unmounting); each upload is bounded.
     func flushAll() async {
         await withTaskGroup(of: Void.self) { group in
-            for session in openFiles.openSessions {
+            for session in openFiles.openSessions where session.isDirty {
                 group.addTask {
                     do {
                         try await session.upload()

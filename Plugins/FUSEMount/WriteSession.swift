@@ -336,7 +336,7 @@ final class WriteSession: Sendable {
                     state.uploadedGeneration = max(state.uploadedGeneration, generation)
                 }
                 environment.logger.error(
-                    "\"\(name)\" was changed by someone else while open here; kept the local version as a conflict copy",
+                    "\"\(name)\" was changed or deleted elsewhere while open here; kept the local version as a conflict copy",
                     metadata: ["item": "\(itemID)", "conflictCopy": "\(stored.name)", "cause": "\(cause.code)"])
                 throw conflictFailure(copy)
             } catch let error as StorageError where error.code == .nameConflict && attempt < 20 {

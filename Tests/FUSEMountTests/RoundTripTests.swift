@@ -93,7 +93,7 @@ struct RoundTripTests {
             #expect(results["blocks>0"] == 1)
             let file = try #require(try await fixture.item(at: "hello.txt"))
             #expect(try await fixture.content(of: file.id) == Array("hello".utf8))
-            #expect(try await fixture.eventually { try await fixture.locks.lock(on: file.id) == nil })
+            #expect(await fixture.eventually { await fixture.locks.lock(on: file.id) == nil })
         }
     }
 
