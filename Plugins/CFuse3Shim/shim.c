@@ -96,6 +96,8 @@ void wopikit_fuse_stop(wopikit_fuse *fuse) {
     (void)written;
 }
 
+void wopikit_fuse_mark_unmounted(wopikit_fuse *fuse) { fuse->mounted = 0; }
+
 void wopikit_fuse_destroy(wopikit_fuse *fuse) {
     if (fuse == NULL) return;
     if (fuse->session != NULL) {

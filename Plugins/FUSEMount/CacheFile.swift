@@ -13,13 +13,13 @@ final class CacheFile: Sendable {
 
     /// Creates an empty, private (0600) file in `directory`.
     init(directory: String, prefix: String) throws {
-        var template = Array("\(directory)/\(prefix)-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let path = "\(directory)/\(prefix)-\(UUID().uuidString.lowercased())"
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw FileSystemFailure(EIO, "Cannot create a cache file in \(directory): \(Self.lastError()).")
         }
         self.descriptor = descriptor
-        self.currentPath = Mutex(template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+        self.currentPath = Mutex(path)
     }
 
     deinit {

@@ -157,7 +157,8 @@ extension FUSEFileSystem {
                         try await session.upload()
                     } catch {
                         self.logger.warning(
-                            "Upload before unmount failed", metadata: ["item": "\(session.itemID)", "error": "\(error)"])
+                            "Upload before unmount failed",
+                            metadata: ["item": "\(session.itemID)", "error": "\(error)"])
                     }
                 }
             }

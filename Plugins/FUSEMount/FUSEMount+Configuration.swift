@@ -58,7 +58,8 @@ extension FUSEMount {
             self.directoryCacheTTL = directoryCacheTTL
             self.operationTimeout = operationTimeout
             self.cacheDirectory =
-                cacheDirectory ?? FileManager.default.temporaryDirectory.appendingPathComponent("wopikit-fuse-cache").path
+                cacheDirectory
+                ?? FileManager.default.temporaryDirectory.appendingPathComponent("wopikit-fuse-cache").path
             self.lockHolder = lockHolder
             self.lockDuration = lockDuration
             self.lockRefreshInterval = lockRefreshInterval

@@ -185,7 +185,8 @@ public final class FUSEMount: Sendable {
             }
             phase.withLock { $0 = .mounted(session, lifetime: lifetime) }
             logger.info(
-                "Mounted", metadata: ["mountPoint": "\(configuration.mountPoint)", "readOnly": "\(configuration.readOnly)"])
+                "Mounted",
+                metadata: ["mountPoint": "\(configuration.mountPoint)", "readOnly": "\(configuration.readOnly)"])
         } catch {
             phase.withLock { $0 = .idle }
             throw error
@@ -204,7 +205,8 @@ public final class FUSEMount: Sendable {
             isDirectory.boolValue
         else {
             throw FUSEMountError(
-                .invalidMountPoint, "The mount point \(configuration.mountPoint) is not an existing directory; create it.")
+                .invalidMountPoint,
+                "The mount point \(configuration.mountPoint) is not an existing directory; create it.")
         }
         do {
             try FileManager.default.createDirectory(
@@ -226,6 +228,7 @@ public final class FUSEMount: Sendable {
             try await onDedicatedThread("wopikit-fuse unmount") {
                 try Self.unmountKernel(mountPoint, logger: logger)
             }
+            session.markUnmounted()
         }
         session.stop()
         await lifetime.value

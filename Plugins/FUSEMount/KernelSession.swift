@@ -87,6 +87,14 @@ final class KernelSession: Sendable {
         }
     }
 
+    /// Records that the kernel mount was removed by the caller (possibly lazily), so that ending the session does
+    /// not try to unmount again.
+    func markUnmounted() {
+        state.withLock { state in
+            if let handle = state.handle { wopikit_fuse_mark_unmounted(handle.pointer) }
+        }
+    }
+
     /// Whether the serving thread is still running.
     var isRunning: Bool { state.withLock { $0.result == nil } }
 

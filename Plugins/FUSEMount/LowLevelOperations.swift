@@ -29,7 +29,8 @@ enum LowLevelOperations {
         ops.getattr = { req, inode, _ in
             guard let req else { return }
             FUSERequest(req).respond("getattr") { fs, _ in
-                .attributes(try await fs.attributes(of: inode), timeout: fs.configuration.attributeCacheTTL.timeInterval)
+                .attributes(
+                    try await fs.attributes(of: inode), timeout: fs.configuration.attributeCacheTTL.timeInterval)
             }
         }
         ops.setattr = { req, inode, attributes, toSet, info in
@@ -45,7 +46,8 @@ enum LowLevelOperations {
         ops.mkdir = { req, parent, name, _ in
             guard let req, let rawName = name else { return }
             let name = String(cString: rawName)
-            FUSERequest(req).respond("mkdir") { fs, _ in .entry(try await fs.makeDirectory(parent: parent, name: name)) }
+            FUSERequest(req).respond("mkdir") { fs, _ in .entry(try await fs.makeDirectory(parent: parent, name: name))
+            }
         }
         ops.unlink = { req, parent, name in
             guard let req, let rawName = name else { return }

@@ -33,6 +33,9 @@ int wopikit_fuse_loop(wopikit_fuse *fuse);
 /** Makes `wopikit_fuse_loop` return soon; safe to call from any thread, any number of times. */
 void wopikit_fuse_stop(wopikit_fuse *fuse);
 
+/** Records that the caller unmounted the file system itself, so `wopikit_fuse_destroy` does not try again. */
+void wopikit_fuse_mark_unmounted(wopikit_fuse *fuse);
+
 /** Unmounts (if still mounted) and frees everything; call after `wopikit_fuse_loop` returned. */
 void wopikit_fuse_destroy(wopikit_fuse *fuse);
 

@@ -56,7 +56,7 @@ enum POSIX {
 
     /// Writes `bytes` to a new or truncated file; returns the errno of the first failing step, 0 on success.
     static func writeFile(_ path: String, _ bytes: [UInt8], flags: Int32 = O_WRONLY | O_CREAT | O_TRUNC) -> Int32 {
-        let fd = open(path, flags, 0o644)
+        let fd = open(path, flags | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return errno }
         var done = 0
         while done < bytes.count {
@@ -73,7 +73,7 @@ enum POSIX {
 
     /// Reads a whole file, or throws its errno.
     static func readFile(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(fd) }
         var result: [UInt8] = []

@@ -59,7 +59,9 @@ struct MountFixture: Sendable {
     /// Whether the mount point is a mount right now (per /proc/self/mountinfo).
     func isKernelMounted() throws -> Bool {
         let table = try String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8)
-        return table.split(separator: "\n").contains { $0.split(separator: " ").dropFirst(4).first == Substring(mountPoint) }
+        return table.split(separator: "\n").contains {
+            $0.split(separator: " ").dropFirst(4).first == Substring(mountPoint)
+        }
     }
 }
 
