@@ -10,7 +10,6 @@ import WOPIStorage
 final class FUSEFileSystem: Sendable {
     let environment: MountEnvironment
     let inodes: InodeTable
-    let directoryCache: DirectoryCache
     let openFiles = OpenFiles()
     private let ownerID: uid_t
     private let groupID: gid_t
@@ -18,12 +17,12 @@ final class FUSEFileSystem: Sendable {
     init(environment: MountEnvironment, root: ItemID) {
         self.environment = environment
         self.inodes = InodeTable(root: root)
-        self.directoryCache = DirectoryCache(ttl: environment.configuration.directoryCacheTTL)
         self.ownerID = getuid()
         self.groupID = getgid()
     }
 
     var backend: any StorageBackend { environment.backend }
+    var directoryCache: DirectoryCache { environment.directoryCache }
     var configuration: FUSEMount.Configuration { environment.configuration }
     var logger: Logger { environment.logger }
 

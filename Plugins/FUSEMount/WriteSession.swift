@@ -296,10 +296,13 @@ final class WriteSession: Sendable {
     }
 
     private func markUploaded(_ generation: UInt64, version: String) {
-        state.withLock { state in
+        let parentID = state.withLock { state in
             state.baseVersion = version
             state.uploadedGeneration = max(state.uploadedGeneration, generation)
+            return state.parentID
         }
+        // Listings cached before the upload carry the old size.
+        environment.directoryCache.invalidate(parentID)
     }
 
     /// An earlier upload that missed its deadline may have landed after all: then the file holds exactly the
@@ -335,6 +338,7 @@ final class WriteSession: Sendable {
                     state.conflictCopy = copy
                     state.uploadedGeneration = max(state.uploadedGeneration, generation)
                 }
+                environment.directoryCache.invalidate(parentID)
                 environment.logger.error(
                     "\"\(name)\" was changed or deleted elsewhere while open here; kept the local version as a conflict copy",
                     metadata: ["item": "\(itemID)", "conflictCopy": "\(stored.name)", "cause": "\(cause.code)"])

@@ -44,6 +44,43 @@ extension RealMountTests {
             }
         }
 
+        @Test func treeCopiesArchivesAndEditorsSaveIntact() async throws {
+            try await withMount { fixture in
+                let local = fixture.directory + "/tree"
+                try FileManager.default.createDirectory(
+                    atPath: local + "/sub/deeper", withIntermediateDirectories: true)
+                try "alpha\nbeta\n".write(toFile: local + "/a.txt", atomically: false, encoding: .utf8)
+                try String(repeating: "0123456789", count: 40_000).write(
+                    toFile: local + "/sub/big.txt", atomically: false, encoding: .utf8)
+                try "".write(toFile: local + "/sub/deeper/empty", atomically: false, encoding: .utf8)
+                let mounted = fixture.path("tree")
+
+                let copy = try await runCommand(["cp", "-a", local, mounted])
+                #expect(copy.status == 0, "cp -a: \(copy.errorOutput)")
+                let diff = try await runCommand(["diff", "-r", local, mounted])
+                #expect(diff.status == 0, "diff: \(diff.output)")
+
+                let archive = fixture.directory + "/tree.tar"
+                #expect(try await runCommand(["tar", "-C", fixture.directory, "-cf", archive, "tree"]).status == 0)
+                try FileManager.default.createDirectory(
+                    atPath: fixture.path("unpacked"), withIntermediateDirectories: false)
+                let untar = try await runCommand(["tar", "-C", fixture.path("unpacked"), "-xf", archive])
+                #expect(untar.status == 0, "tar: \(untar.errorOutput)")
+                #expect(try await runCommand(["diff", "-r", local, fixture.path("unpacked/tree")]).status == 0)
+
+                // sed -i writes a temporary file and renames it over the original.
+                #expect(try await runCommand(["sed", "-i", "s/alpha/omega/", mounted + "/a.txt"]).status == 0)
+                // vim with its swap file and write-backup, as a user would run it.
+                let vim = try await runCommand([
+                    "vim", "-u", "NONE", "-i", "NONE", "-E", "-s", "-c", "%s/beta/vim/", "-c", "wq", mounted + "/a.txt",
+                ])
+                #expect(vim.status == 0, "vim: \(vim.errorOutput)")
+                #expect(try await runCommand(["cat", mounted + "/a.txt"]).output == "omega\nvim\n")
+                let names = try await fixture.storage.children(of: try #require(try await fixture.item(at: "tree")).id)
+                #expect(names.map(\.name).sorted() == ["a.txt", "sub"], "no swap, backup or temporary files remain")
+            }
+        }
+
         @Test func posixAttributesAndErrors() async throws {
             try await withMount { fixture in
                 try await fixture.seed("hello.txt", "hello world")
