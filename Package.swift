@@ -196,7 +196,11 @@ let package = Package(
         ),
         .testTarget(
             name: "FUSEMountTests",
-            dependencies: ["FUSEMount", "WOPIStorage", "FileSystemStorage"],
+            dependencies: [
+                "FUSEMount", "WOPIStorage",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             path: "Tests/FUSEMountTests",
             swiftSettings: swiftSettings
         ),

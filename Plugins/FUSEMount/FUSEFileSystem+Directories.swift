@@ -1,0 +1,109 @@
+import CFuse3
+import Foundation
+import WOPIStorage
+
+extension FUSEFileSystem {
+    /// `rename(2)` flags from `<linux/fs.h>` (not exported to Swift).
+    private static let renameNoReplace: UInt32 = 1
+    private static let renameExchange: UInt32 = 2
+
+    /// Creates the directory `name` in `parent`.
+    func makeDirectory(parent: UInt64, name: String) async throws -> fuse_entry_param {
+        try checkWritable()
+        try FileSystemFailure.checkName(name)
+        let parentID = try inodes.requireItem(for: parent)
+        defer { directoryCache.invalidate(parentID) }
+        return entry(for: .container(try await backend.createContainer(named: name, in: parentID)))
+    }
+
+    /// Deletes the empty directory `name` (`ENOTDIR` for a file, `ENOTEMPTY` when it has children).
+    func removeDirectory(parent: UInt64, name: String) async throws {
+        try checkWritable()
+        let parentID = try inodes.requireItem(for: parent)
+        let item = try await child(named: name, in: parentID)
+        guard case .container = item else { throw FileSystemFailure(ENOTDIR, "\"\(name)\" is not a directory.") }
+        defer { directoryCache.invalidate(parentID, item.id) }
+        try await backend.delete(item.id)
+    }
+
+    /// Deletes the file `name` (`EISDIR` for a directory). A write session on it drops its content.
+    func unlink(parent: UInt64, name: String) async throws {
+        try checkWritable()
+        let parentID = try inodes.requireItem(for: parent)
+        let item = try await child(named: name, in: parentID)
+        guard case .file = item else { throw FileSystemFailure(EISDIR, "\"\(name)\" is a directory.") }
+        defer { directoryCache.invalidate(parentID) }
+        openFiles.session(for: item.id)?.markUnlinked()
+        try await backend.delete(item.id)
+    }
+
+    /// Renames or moves `name` in `parent` to `newName` in `newParent`, with POSIX `rename(2)` semantics.
+    ///
+    /// An existing target file is replaced atomically with `move(… replacing: true)`: the moved item keeps its
+    /// ID and the replaced file (and its ID) is gone. This is what editors' atomic save does (write a temporary
+    /// file, rename it over the original), so after such a save the file has the temporary file's ID. An empty
+    /// target directory is deleted first. A backend that cannot move between containers gives `EXDEV`, on
+    /// which `mv` and file managers copy instead; one that cannot replace within a container gets the target
+    /// deleted and the source renamed.
+    func rename(parent: UInt64, name: String, newParent: UInt64, newName: String, flags: UInt32) async throws {
+        try checkWritable()
+        if flags & Self.renameExchange != 0 {
+            throw FileSystemFailure(EINVAL, "Exchanging two names is not supported.")
+        }
+        try FileSystemFailure.checkName(newName)
+        let parentID = try inodes.requireItem(for: parent)
+        let newParentID = try inodes.requireItem(for: newParent)
+        defer { directoryCache.invalidate(parentID, newParentID) }
+        let source = try await child(named: name, in: parentID)
+        let target = try await backend.child(named: newName, in: newParentID)
+        var replacedFile: ItemID?
+        if let target {
+            if target.id == source.id { return }
+            if flags & Self.renameNoReplace != 0 {
+                throw FileSystemFailure(EEXIST, "\"\(newName)\" exists and the caller asked not to replace it.")
+            }
+            switch (source, target) {
+            case (.file, .container):
+                throw FileSystemFailure(EISDIR, "Cannot replace the directory \"\(newName)\" with a file.")
+            case (.container, .file):
+                throw FileSystemFailure(ENOTDIR, "Cannot replace the file \"\(newName)\" with a directory.")
+            case (.container, .container):
+                try await backend.delete(target.id)
+            case (.file, .file):
+                replacedFile = target.id
+            }
+        }
+        if let replacedFile { openFiles.session(for: replacedFile)?.markUnlinked() }
+        if parentID != newParentID {
+            _ = try await backend.move(source.id, to: newParentID, newName: newName, replacing: replacedFile != nil)
+        } else if let replacedFile {
+            do {
+                _ = try await backend.move(source.id, to: newParentID, newName: newName, replacing: true)
+            } catch let error as StorageError where error.code == .unsupported || error.code == .crossContainerMove {
+                logger.debug("Backend cannot replace on move; deleting the target, then renaming")
+                try await backend.delete(replacedFile)
+                _ = try await backend.rename(source.id, to: newName)
+            }
+        } else {
+            _ = try await backend.rename(source.id, to: newName)
+        }
+    }
+
+    /// Lists a directory for `readdir`: `.`, `..` and the children by name; returns the handle.
+    func openDirectory(_ inode: UInt64) async throws -> UInt64 {
+        let id = try inodes.requireItem(for: inode)
+        let container = try await backend.container(id)
+        let children = try await backend.children(of: id).sorted { $0.name < $1.name }
+        let parentInode = container.parentID.map { inodes.inode(for: $0) } ?? inode
+        var entries = [
+            OpenFiles.DirectoryEntry(name: ".", inode: inode, mode: S_IFDIR),
+            OpenFiles.DirectoryEntry(name: "..", inode: parentInode, mode: S_IFDIR),
+        ]
+        for child in children {
+            let mode: UInt32
+            if case .file = child { mode = S_IFREG } else { mode = S_IFDIR }
+            entries.append(.init(name: child.name, inode: inodes.inode(for: child.id), mode: mode))
+        }
+        return openFiles.addDirectory(entries)
+    }
+}

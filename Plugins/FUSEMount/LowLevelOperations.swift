@@ -1,0 +1,189 @@
+import CFuse3
+import CFuse3Shim
+import Foundation
+
+/// The libfuse low-level callback table.
+///
+/// Every callback runs on the mount's FUSE thread and returns quickly: operations that need the backend copy
+/// their arguments and answer later from a task (``FUSERequest/respond(_:_:)``); reads and writes of files open
+/// for writing, `readdir` over a listing taken at `opendir`, `statfs`, `release` and `forget` answer at once
+/// from memory and the local cache files. So the FUSE thread never waits for Swift concurrency, and a hung
+/// backend costs each caller one operation timeout, not the mount.
+///
+/// Not implemented (libfuse answers `ENOSYS` and the kernel falls back or reports it): links, symlinks, device
+/// nodes, extended attributes, `fallocate`, `copy_file_range`, POSIX locks (the kernel keeps those locally).
+enum LowLevelOperations {
+    /// The callback table handed to `fuse_session_new`.
+    static func make() -> fuse_lowlevel_ops {
+        var ops = fuse_lowlevel_ops()
+        ops.`init` = { _, connection in
+            if let connection { wopikit_fuse_configure_connection(connection) }
+        }
+        ops.lookup = { req, parent, name in
+            guard let req, let rawName = name else { return }
+            let name = String(cString: rawName)
+            FUSERequest(req).respond("lookup") { fs, _ in .entry(try await fs.lookup(parent: parent, name: name)) }
+        }
+        ops.forget = { req, _, _ in fuse_reply_none(req) }
+        ops.forget_multi = { req, _, _ in fuse_reply_none(req) }
+        ops.getattr = { req, inode, _ in
+            guard let req else { return }
+            FUSERequest(req).respond("getattr") { fs, _ in
+                .attributes(
+                    try await fs.attributes(of: inode), timeout: fs.configuration.attributeCacheTTL.timeInterval)
+            }
+        }
+        ops.setattr = { req, inode, attributes, toSet, info in
+            guard let req else { return }
+            let size: Int64? = toSet & FUSE_SET_ATTR_SIZE != 0 ? attributes.map { Int64($0.pointee.st_size) } : nil
+            let handle = info?.pointee.fh
+            FUSERequest(req).respond("setattr") { fs, _ in
+                .attributes(
+                    try await fs.setAttributes(inode, size: size, handle: handle),
+                    timeout: fs.configuration.attributeCacheTTL.timeInterval)
+            }
+        }
+        ops.mkdir = { req, parent, name, _ in
+            guard let req, let rawName = name else { return }
+            let name = String(cString: rawName)
+            FUSERequest(req).respond("mkdir") { fs, _ in .entry(try await fs.makeDirectory(parent: parent, name: name))
+            }
+        }
+        ops.unlink = { req, parent, name in
+            guard let req, let rawName = name else { return }
+            let name = String(cString: rawName)
+            FUSERequest(req).respond("unlink") { fs, _ in
+                try await fs.unlink(parent: parent, name: name)
+                return .status(0)
+            }
+        }
+        ops.rmdir = { req, parent, name in
+            guard let req, let rawName = name else { return }
+            let name = String(cString: rawName)
+            FUSERequest(req).respond("rmdir") { fs, _ in
+                try await fs.removeDirectory(parent: parent, name: name)
+                return .status(0)
+            }
+        }
+        ops.rename = { req, parent, name, newParent, newName, flags in
+            guard let req, let rawName = name, let rawNewName = newName else { return }
+            let name = String(cString: rawName)
+            let newName = String(cString: rawNewName)
+            FUSERequest(req).respond("rename") { fs, _ in
+                try await fs.rename(parent: parent, name: name, newParent: newParent, newName: newName, flags: flags)
+                return .status(0)
+            }
+        }
+        installFileOperations(&ops)
+        installDirectoryOperations(&ops)
+        return ops
+    }
+
+    private static func installFileOperations(_ ops: inout fuse_lowlevel_ops) {
+        ops.open = { req, inode, info in
+            guard let req, let info else { return }
+            let flags = info.pointee.flags
+            FUSERequest(req).respond("open") { fs, _ in .opened(handle: try await fs.open(inode, flags: flags)) }
+        }
+        ops.create = { req, parent, name, _, info in
+            guard let req, let rawName = name, let info else { return }
+            let name = String(cString: rawName)
+            let flags = info.pointee.flags
+            FUSERequest(req).respond("create") { fs, _ in
+                let (entry, handle) = try await fs.create(parent: parent, name: name, flags: flags)
+                return .created(entry, handle: handle)
+            }
+        }
+        ops.read = { req, inode, size, offset, _ in
+            guard let req else { return }
+            let request = FUSERequest(req)
+            do {
+                if let bytes = try request.fileSystem.readLocally(inode, offset: Int64(offset), count: size) {
+                    return request.reply(.bytes(bytes))
+                }
+            } catch {
+                return request.fail(error, operation: "read")
+            }
+            request.respond("read") { fs, watchdog in
+                .bytes(try await fs.readRemotely(inode, offset: Int64(offset), count: size, watchdog: watchdog))
+            }
+        }
+        ops.write = { req, _, buffer, size, offset, info in
+            guard let req, let info else { return }
+            let request = FUSERequest(req)
+            do {
+                let bytes = UnsafeRawBufferPointer(start: buffer, count: size)
+                try request.fileSystem.write(handle: info.pointee.fh, bytes: bytes, offset: Int64(offset))
+                request.reply(.written(size))
+            } catch {
+                request.fail(error, operation: "write")
+            }
+        }
+        ops.flush = { req, _, info in
+            guard let req, let info else { return }
+            let handle = info.pointee.fh
+            FUSERequest(req).respond("flush") { fs, _ in
+                try await fs.flush(handle: handle)
+                return .status(0)
+            }
+        }
+        ops.fsync = { req, _, _, info in
+            guard let req, let info else { return }
+            let handle = info.pointee.fh
+            FUSERequest(req).respond("fsync") { fs, _ in
+                try await fs.flush(handle: handle)
+                return .status(0)
+            }
+        }
+        ops.release = { req, _, info in
+            guard let req, let info else { return }
+            let request = FUSERequest(req)
+            request.fileSystem.release(handle: info.pointee.fh)
+            request.reply(.status(0))
+        }
+        ops.statfs = { req, _ in
+            guard let req else { return }
+            let request = FUSERequest(req)
+            request.reply(.statistics(request.fileSystem.statistics()))
+        }
+    }
+
+    private static func installDirectoryOperations(_ ops: inout fuse_lowlevel_ops) {
+        ops.opendir = { req, inode, _ in
+            guard let req else { return }
+            FUSERequest(req).respond("opendir") { fs, _ in .openedDirectory(handle: try await fs.openDirectory(inode)) }
+        }
+        ops.readdir = { req, _, size, offset, info in
+            guard let req, let info else { return }
+            let request = FUSERequest(req)
+            guard let entries = request.fileSystem.openFiles.directory(info.pointee.fh) else {
+                return request.reply(.status(EBADF))
+            }
+            var buffer = [UInt8](repeating: 0, count: size)
+            var used = 0
+            var index = max(0, offset)
+            while index < entries.count {
+                let entry = entries[index]
+                let needed = buffer.withUnsafeMutableBytes { raw in
+                    wopikit_fuse_add_direntry(
+                        UnsafeMutableRawPointer(req), raw.baseAddress!.assumingMemoryBound(to: CChar.self) + used,
+                        size - used, entry.name, entry.inode, entry.mode, Int64(index + 1))
+                }
+                if needed > size - used { break }
+                used += needed
+                index += 1
+            }
+            request.reply(.bytes(Array(buffer.prefix(used))))
+        }
+        ops.releasedir = { req, _, info in
+            guard let req, let info else { return }
+            let request = FUSERequest(req)
+            request.fileSystem.openFiles.removeDirectory(info.pointee.fh)
+            request.reply(.status(0))
+        }
+        ops.fsyncdir = { req, _, _, _ in
+            guard let req else { return }
+            FUSERequest(req).reply(.status(0))
+        }
+    }
+}

@@ -1,0 +1,424 @@
+import Foundation
+import Logging
+import Synchronization
+import WOPIStorage
+
+/// The write-back working copy of one file that is open for writing through the mount.
+///
+/// Life of a session (model: davfs2 and the rclone write cache):
+/// 1. It takes a WOPI-style lock through the ``LockStore`` (`compareAndSwap(expected: nil, …)` with a lock ID unique
+///    to the session); a file locked by someone else fails with `EACCES`.
+/// 2. It downloads the content into a local ``CacheFile`` (skipped for `O_TRUNC` and new files) and remembers the
+///    version it started from.
+/// 3. Reads and writes go to the cache file; flush, fsync and the final release upload it with
+///    `writeFile(…, expectedVersion: <base version>)`.
+/// 4. When the file changed (or vanished) meanwhile, nothing is overwritten: the local content is stored as a
+///    conflict copy next to the file (see ``ConflictName``), and every later flush reports `EIO`.
+/// 5. The lock is refreshed while the session lives and released after the final upload. Content that could not
+///    be uploaded at all is kept under `<cache directory>/unsaved/` and logged.
+///
+/// Every open of the same file through one mount shares one session (and one lock), so the openers see each
+/// other's writes as POSIX requires.
+final class WriteSession: Sendable {
+    /// How a session gets its initial content.
+    enum Preparation: Sendable {
+        /// Download the current content.
+        case download
+        /// Start empty (`O_TRUNC`); the content is uploaded even when nothing is written.
+        case truncate
+        /// A file this mount just created with this metadata; nothing to download.
+        case created(FileMetadata)
+    }
+
+    private struct ConflictCopy {
+        var id: ItemID
+        var name: String
+        var version: String
+    }
+
+    private struct State {
+        var prepared: Task<Void, any Error>?
+        var ready = false
+        var locked = false
+        var name: String
+        var parentID: ItemID?
+        var baseVersion = ""
+        /// Bumped by every local change; the content is dirty while it differs from `uploadedGeneration`.
+        var generation: UInt64 = 0
+        var uploadedGeneration: UInt64 = 0
+        var conflictCopy: ConflictCopy?
+        var unlinked = false
+        var modified: Date?
+        var lastUpload: Task<Void, any Error>?
+        var refresher: Task<Void, Never>?
+    }
+
+    /// The file this session edits.
+    let itemID: ItemID
+    /// The lock ID this session holds on the file.
+    let lockID: String
+    /// The local working copy.
+    let cache: CacheFile
+    private let environment: MountEnvironment
+    private let state: Mutex<State>
+
+    /// Creates a session; call ``start(_:after:)`` next.
+    init(itemID: ItemID, name: String, environment: MountEnvironment) throws {
+        self.itemID = itemID
+        self.lockID = "\(environment.configuration.lockHolder)/\(UUID().uuidString.lowercased())"
+        self.environment = environment
+        self.cache = try CacheFile(directory: environment.configuration.cacheDirectory, prefix: "open")
+        self.state = Mutex(State(name: name))
+    }
+
+    // MARK: - Preparation
+
+    /// Starts taking the lock and loading the content, once `previous` (an earlier session on the same file that
+    /// is still finishing) is done.
+    func start(_ preparation: Preparation, after previous: Task<Void, Never>?) {
+        let task = Task {
+            await previous?.value
+            try await self.prepare(preparation)
+        }
+        state.withLock { $0.prepared = task }
+    }
+
+    /// Waits until the session is usable.
+    ///
+    /// - Throws: `EACCES` when someone else holds the lock, the backend's error, or ``DeadlineExceeded``.
+    func waitUntilReady() async throws {
+        let task = state.withLock { $0.prepared }
+        try await task?.value
+    }
+
+    /// Whether the lock is held and the content loaded.
+    var isReady: Bool { state.withLock { $0.ready } }
+
+    private func prepare(_ preparation: Preparation) async throws {
+        do {
+            try await environment.bounded { watchdog in
+                try await self.lock()
+                watchdog.touch()
+                try await self.load(preparation, watchdog: watchdog)
+            }
+        } catch {
+            await releaseLock()
+            throw error
+        }
+        state.withLock { $0.ready = true }
+        startRefreshingLock()
+    }
+
+    private func lock() async throws {
+        let configuration = environment.configuration
+        for _ in 0..<2 {
+            let lock = FileLock(id: lockID, expiresAt: Date() + configuration.lockDuration.timeInterval)
+            switch try await environment.lockStore.compareAndSwap(file: itemID, expected: nil, new: lock) {
+            case .swapped:
+                state.withLock { $0.locked = true }
+                environment.logger.debug(
+                    "Locked file for writing", metadata: ["item": "\(itemID)", "lock": "\(lockID)"])
+                return
+            case .conflict(let current?):
+                let name = state.withLock { $0.name }
+                environment.logger.warning(
+                    "Refusing to open \"\(name)\" for writing: it is locked by someone else (EACCES)",
+                    metadata: [
+                        "item": "\(itemID)", "lock": "\(current.id)", "lockExpires": "\(current.expiresAt)",
+                    ])
+                throw FileSystemFailure(
+                    EACCES,
+                    "\"\(name)\" is locked by someone else (lock \(current.id) until \(current.expiresAt)); "
+                        + "close it there or wait for the lock to lapse.")
+            case .conflict(nil):
+                continue  // The lock lapsed between the check and the swap; try once more.
+            }
+        }
+        throw FileSystemFailure(EIO, "The lock store keeps refusing to lock \(itemID); check the lock store.")
+    }
+
+    private func load(_ preparation: Preparation, watchdog: Watchdog) async throws {
+        let backend = environment.backend
+        let metadata: FileMetadata
+        switch preparation {
+        case .created(let created):
+            metadata = created
+        case .truncate:
+            metadata = try await backend.file(itemID)
+            state.withLock { $0.generation = 1 }
+        case .download:
+            let content = try await backend.readFile(itemID, range: nil)
+            var offset: Int64 = 0
+            for try await chunk in content.body {
+                try cache.write(chunk, at: offset)
+                offset += Int64(chunk.readableBytes)
+                watchdog.touch()
+            }
+            metadata = content.metadata
+        }
+        state.withLock { state in
+            state.baseVersion = metadata.version
+            state.name = metadata.name
+            state.parentID = metadata.parentID
+            state.modified = metadata.lastModified
+        }
+    }
+
+    private func startRefreshingLock() {
+        let environment = environment
+        let itemID = itemID
+        let lockID = lockID
+        let task = Task {
+            let configuration = environment.configuration
+            while true {
+                do {
+                    try await Task.sleep(for: configuration.lockRefreshInterval)
+                } catch {
+                    return
+                }
+                do {
+                    let lock = FileLock(id: lockID, expiresAt: Date() + configuration.lockDuration.timeInterval)
+                    let outcome = try await environment.bounded { _ in
+                        try await environment.lockStore.compareAndSwap(file: itemID, expected: lockID, new: lock)
+                    }
+                    if case .conflict(let current) = outcome {
+                        environment.logger.error(
+                            "Lost the lock on a file open for writing; the upload may end in a conflict copy",
+                            metadata: ["item": "\(itemID)", "lock": "\(lockID)", "current": "\(current?.id ?? "none")"])
+                    }
+                } catch {
+                    environment.logger.warning(
+                        "Could not refresh the lock on a file open for writing; will retry",
+                        metadata: ["item": "\(itemID)", "error": "\(error)"])
+                }
+            }
+        }
+        let cancelNow = state.withLock { state in
+            guard state.locked else { return true }
+            state.refresher = task
+            return false
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    // MARK: - Local access (called on the FUSE thread; local disk only)
+
+    /// Reads from the working copy.
+    func read(at offset: Int64, count: Int) throws -> [UInt8] {
+        try cache.read(at: offset, count: count)
+    }
+
+    /// Writes to the working copy and marks it dirty.
+    func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
+        try cache.write(bytes, at: offset)
+        markChanged()
+    }
+
+    /// Cuts or extends the working copy and marks it dirty.
+    func truncate(to length: Int64) throws {
+        try cache.truncate(to: length)
+        markChanged()
+    }
+
+    private func markChanged() {
+        state.withLock { state in
+            state.generation += 1
+            state.modified = Date()
+        }
+    }
+
+    /// The working copy's size, once ready.
+    var localSize: Int64? {
+        guard isReady else { return nil }
+        return try? cache.size()
+    }
+
+    /// When the working copy last changed (or the file's modification time at open).
+    var modified: Date? { state.withLock { $0.modified } }
+
+    /// Whether there are local changes not uploaded yet.
+    var isDirty: Bool { state.withLock { $0.generation != $0.uploadedGeneration } }
+
+    /// Records that the file was deleted through the mount: its content is dropped instead of uploaded.
+    func markUnlinked() {
+        state.withLock { $0.unlinked = true }
+    }
+
+    // MARK: - Upload
+
+    /// Uploads local changes, if any; uploads of one session never overlap.
+    ///
+    /// - Throws: `EIO` when the file changed meanwhile (the content went to a conflict copy) and on every later
+    ///   call; the backend's error or ``DeadlineExceeded`` when the upload failed (the content stays dirty).
+    func upload() async throws {
+        let task = state.withLock { state -> Task<Void, any Error> in
+            let previous = state.lastUpload
+            let task = Task {
+                _ = await previous?.result
+                try await self.uploadIfDirty()
+            }
+            state.lastUpload = task
+            return task
+        }
+        try await task.value
+    }
+
+    private func uploadIfDirty() async throws {
+        let snapshot = state.withLock { $0 }
+        guard snapshot.ready, !snapshot.unlinked else { return }
+        if snapshot.generation == snapshot.uploadedGeneration {
+            if let copy = snapshot.conflictCopy { throw conflictFailure(copy) }
+            return
+        }
+        let generation = snapshot.generation
+        try await environment.bounded { watchdog in
+            let content = try self.cache.contentStream { _ in watchdog.touch() }
+            if let copy = snapshot.conflictCopy {
+                let stored = try await self.environment.backend.writeFile(
+                    copy.id, content: content, expectedVersion: nil)
+                self.state.withLock { state in
+                    state.conflictCopy?.version = stored.version
+                    state.uploadedGeneration = max(state.uploadedGeneration, generation)
+                }
+                throw self.conflictFailure(copy)
+            }
+            do {
+                let stored = try await self.environment.backend.writeFile(
+                    self.itemID, content: content, expectedVersion: snapshot.baseVersion)
+                self.markUploaded(generation, version: stored.version)
+                self.environment.logger.debug(
+                    "Uploaded a file", metadata: ["item": "\(self.itemID)", "version": "\(stored.version)"])
+            } catch let error as StorageError where error.code == .versionMismatch || error.code == .notFound {
+                if error.code == .versionMismatch, try await self.adoptOwnLateUpload(generation) { return }
+                try await self.keepAsConflictCopy(generation: generation, cause: error, watchdog: watchdog)
+            }
+        }
+    }
+
+    private func markUploaded(_ generation: UInt64, version: String) {
+        let parentID = state.withLock { state in
+            state.baseVersion = version
+            state.uploadedGeneration = max(state.uploadedGeneration, generation)
+            return state.parentID
+        }
+        // Listings cached before the upload carry the old size.
+        environment.directoryCache.invalidate(parentID)
+    }
+
+    /// An earlier upload that missed its deadline may have landed after all: then the file holds exactly the
+    /// local content, and its new version is ours rather than a conflict.
+    private func adoptOwnLateUpload(_ generation: UInt64) async throws -> Bool {
+        let current = try await environment.backend.file(itemID)
+        guard let remoteDigest = current.sha256, try remoteDigest == cache.digest() else { return false }
+        markUploaded(generation, version: current.version)
+        environment.logger.info(
+            "An earlier upload that timed out had landed; no conflict", metadata: ["item": "\(itemID)"])
+        return true
+    }
+
+    private func keepAsConflictCopy(generation: UInt64, cause: StorageError, watchdog: Watchdog) async throws {
+        let backend = environment.backend
+        let known = state.withLock { (name: $0.name, parentID: $0.parentID) }
+        var name = known.name
+        var parentID = known.parentID
+        if let current = try? await backend.item(itemID) {
+            name = current.name
+            parentID = current.parentID
+        }
+        guard let parentID else { throw cause }
+        var attempt = 0
+        while true {
+            let copyName = ConflictName.make(for: name, at: Date(), attempt: attempt)
+            do {
+                let content = try cache.contentStream { _ in watchdog.touch() }
+                let stored = try await backend.createFile(
+                    named: copyName, in: parentID, content: content, overwrite: false)
+                let copy = ConflictCopy(id: stored.id, name: stored.name, version: stored.version)
+                state.withLock { state in
+                    state.conflictCopy = copy
+                    state.uploadedGeneration = max(state.uploadedGeneration, generation)
+                }
+                environment.directoryCache.invalidate(parentID)
+                environment.logger.error(
+                    "\"\(name)\" was changed or deleted elsewhere while open here; kept the local version as a conflict copy",
+                    metadata: ["item": "\(itemID)", "conflictCopy": "\(stored.name)", "cause": "\(cause.code)"])
+                throw conflictFailure(copy)
+            } catch let error as StorageError where error.code == .nameConflict && attempt < 20 {
+                attempt += 1
+            }
+        }
+    }
+
+    private func conflictFailure(_ copy: ConflictCopy) -> FileSystemFailure {
+        FileSystemFailure(
+            EIO, "The file changed elsewhere while open; the local version was saved as \"\(copy.name)\".")
+    }
+
+    // MARK: - End
+
+    /// Ends the session after its last user closed it: final upload, lock release, cache cleanup.
+    ///
+    /// Never throws and never hangs longer than a few operation timeouts. Content that could not be uploaded is
+    /// moved to `<cache directory>/unsaved/` and logged as an error.
+    func finish() async {
+        let prepared = state.withLock { $0.prepared }
+        _ = await prepared?.result
+        if isReady {
+            do {
+                try await upload()
+            } catch {
+                environment.logger.debug(
+                    "Final upload failed", metadata: ["item": "\(itemID)", "error": "\(error)"])
+            }
+        }
+        let snapshot = state.withLock { state in
+            state.refresher?.cancel()
+            state.refresher = nil
+            return state
+        }
+        if snapshot.ready, !snapshot.unlinked, snapshot.generation != snapshot.uploadedGeneration {
+            preserveUnsaved(name: snapshot.name)
+        } else {
+            cache.remove()
+        }
+        await releaseLock()
+    }
+
+    private func preserveUnsaved(name: String) {
+        let directory = environment.configuration.cacheDirectory + "/unsaved"
+        let stamp = Int(Date().timeIntervalSince1970)
+        let target = "\(directory)/\(stamp)-\(itemID)-\(name)"
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try cache.move(to: target)
+            environment.logger.error(
+                "Could not upload \"\(name)\"; its content is kept locally",
+                metadata: ["item": "\(itemID)", "path": "\(target)"])
+        } catch {
+            environment.logger.error(
+                "Could not upload \"\(name)\"; its content is kept locally",
+                metadata: ["item": "\(itemID)", "path": "\(cache.path ?? "?")", "error": "\(error)"])
+        }
+    }
+
+    private func releaseLock() async {
+        guard state.withLock({ $0.locked }) else { return }
+        do {
+            let outcome = try await environment.bounded { _ in
+                try await self.environment.lockStore.compareAndSwap(
+                    file: self.itemID, expected: self.lockID, new: nil)
+            }
+            state.withLock { $0.locked = false }
+            if case .conflict = outcome {
+                environment.logger.warning(
+                    "The lock was gone when releasing it", metadata: ["item": "\(itemID)", "lock": "\(lockID)"])
+            } else {
+                environment.logger.debug("Unlocked file", metadata: ["item": "\(itemID)", "lock": "\(lockID)"])
+            }
+        } catch {
+            environment.logger.error(
+                "Could not release a lock; it lapses on its own",
+                metadata: ["item": "\(itemID)", "lock": "\(lockID)", "error": "\(error)"])
+        }
+    }
+}
