@@ -37,7 +37,8 @@ struct ClientCommand: AsyncParsableCommand {
             guard !redirectURIs.isEmpty else { throw ValidationError("Pass at least one --redirect-uri.") }
             do {
                 guard OAuthClient.isValidID(id) else {
-                    throw ValidationError("A client ID is 1 to 128 characters of A-Z a-z 0-9 - . _ ~; \"\(id)\" is not.")
+                    throw ValidationError(
+                        "A client ID is 1 to 128 characters of A-Z a-z 0-9 - . _ ~; \"\(id)\" is not.")
                 }
                 for uri in redirectURIs { try OAuthClient.validateRedirectURI(uri) }
             } catch let error as OAuthRegistrationError {
@@ -66,7 +67,9 @@ struct ClientCommand: AsyncParsableCommand {
 
         func run() async throws {
             for client in try await data.open().oauthStore().allClients() {
-                print("\(client.id)\t\(client.isPublic ? "public" : "confidential")\t\(client.redirectURIs.joined(separator: " "))")
+                print(
+                    "\(client.id)\t\(client.isPublic ? "public" : "confidential")\t\(client.redirectURIs.joined(separator: " "))"
+                )
             }
         }
     }

@@ -89,7 +89,8 @@ struct AuthorizationCodeFlowTests {
             #expect(query["state"] == nil)
             let code = try #require(query["code"])
             let token = try await Web.postForm(
-                live.tokenURL, [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", "https://localhost")],
+                live.tokenURL,
+                [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", "https://localhost")],
                 headers: [
                     "Authorization": Web.basic("office", LiveAuthServer.officeSecret),
                     "X-WOPI-SessionContext": "office:ana",
@@ -101,7 +102,8 @@ struct AuthorizationCodeFlowTests {
     @Test("the sign-in name works as the user name")
     func signInName() async throws {
         try await LiveAuthServer.run { live in
-            let page = try await live.openSignIn(LiveAuthServer.query(client: "office", redirectURI: "https://localhost"))
+            let page = try await live.openSignIn(
+                LiveAuthServer.query(client: "office", redirectURI: "https://localhost"))
             let reply = try await live.submit(page, username: "ANA@example.com")
             #expect(reply.status == 302)
             #expect(reply.locationQuery["code"] != nil)

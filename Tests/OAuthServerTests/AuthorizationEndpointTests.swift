@@ -66,7 +66,8 @@ struct AuthorizationEndpointTests {
     @Test("the sign-in page is mobile-friendly, script-free, links the privacy statement and sends security headers")
     func pageContent() async throws {
         try await LiveAuthServer.run { live in
-            let page = try await live.openSignIn(LiveAuthServer.query(client: "office", redirectURI: "https://localhost"))
+            let page = try await live.openSignIn(
+                LiveAuthServer.query(client: "office", redirectURI: "https://localhost"))
             #expect(page.status == 200)
             let html = page.text
             #expect(html.contains("<meta name=\"viewport\" content=\"width=device-width"))
@@ -89,7 +90,8 @@ struct AuthorizationEndpointTests {
     @Test("a wrong password or unknown user re-shows the form with the same message and no code")
     func wrongPassword() async throws {
         try await LiveAuthServer.run { live in
-            let page = try await live.openSignIn(LiveAuthServer.query(client: "office", redirectURI: "https://localhost"))
+            let page = try await live.openSignIn(
+                LiveAuthServer.query(client: "office", redirectURI: "https://localhost"))
             let wrong = try await live.submit(page, password: "nope")
             let unknown = try await live.submit(page, username: "mallory")
             for reply in [wrong, unknown] {

@@ -4,7 +4,9 @@ import WOPIServer
 
 @Suite("Bootstrapper with the authorization server")
 struct BootstrapperTests {
-    @Test("401 with a Bearer challenge before sign-in; the Bootstrap JSON with the access token; 401 again once revoked or expired")
+    @Test(
+        "401 with a Bearer challenge before sign-in; the Bootstrap JSON with the access token; 401 again once revoked or expired"
+    )
     func endToEnd() async throws {
         try await LiveAuthServer.run { live in
             let url = live.baseURL + "/wopibootstrapper"

@@ -8,7 +8,8 @@ struct OAuthStoreTests {
     static func makeStore(_ kind: String) -> (any OAuthStore, URL?) {
         switch kind {
         case "file":
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oauth-store-\(UUID().uuidString)")
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "oauth-store-\(UUID().uuidString)")
             return (FileOAuthStore(url: folder.appendingPathComponent("oauth.json")), folder)
         default:
             return (InMemoryOAuthStore(), nil)
@@ -17,7 +18,8 @@ struct OAuthStoreTests {
 
     static func code(_ raw: String, family: String, expiresIn: TimeInterval = 600) -> OAuthCodeRecord {
         OAuthCodeRecord(
-            hash: OAuthTokenHash.hash(raw), clientID: "c", userID: "ana", scope: "wopi", redirectURI: "https://localhost",
+            hash: OAuthTokenHash.hash(raw), clientID: "c", userID: "ana", scope: "wopi",
+            redirectURI: "https://localhost",
             codeChallenge: nil, familyID: family, expiresAt: Date().addingTimeInterval(expiresIn))
     }
 
@@ -29,7 +31,8 @@ struct OAuthStoreTests {
             expiresAt: Date().addingTimeInterval(expiresIn))
     }
 
-    @Test("codes and refresh tokens are single use; families revoke together; expired records are dropped",
+    @Test(
+        "codes and refresh tokens are single use; families revoke together; expired records are dropped",
         arguments: ["memory", "file"])
     func semantics(_ kind: String) async throws {
         let (store, folder) = Self.makeStore(kind)

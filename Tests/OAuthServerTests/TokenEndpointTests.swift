@@ -91,7 +91,8 @@ struct TokenEndpointTests {
                 live.tokenURL, form + [("client_id", "office"), ("client_secret", "wrong-secret-0123456789")])
             #expect(post.status == 400)
             #expect(try post.json()["error"] as? String == "invalid_client")
-            let unknown = try await Web.postForm(live.tokenURL, form + [("client_id", "ghost"), ("client_secret", "x")])
+            let unknown = try await Web.postForm(
+                live.tokenURL, form + [("client_id", "ghost"), ("client_secret", "x")])
             #expect(try unknown.json()["error"] as? String == "invalid_client")
             let noSecret = try await Web.postForm(live.tokenURL, form + [("client_id", "office")])
             #expect(try noSecret.json()["error"] as? String == "invalid_client")
@@ -123,7 +124,9 @@ struct TokenEndpointTests {
             #expect(try grant.json()["error"] as? String == "unsupported_grant_type")
             let missing = try await Web.postForm(live.tokenURL, [("grant_type", "authorization_code")], headers: auth)
             #expect(try missing.json()["error"] as? String == "invalid_request")
-            let json = try await Web.send(.POST, live.tokenURL, headers: auth.merging(["Content-Type": "application/json"]) { a, _ in a }, body: "{}")
+            let json = try await Web.send(
+                .POST, live.tokenURL, headers: auth.merging(["Content-Type": "application/json"]) { a, _ in a },
+                body: "{}")
             #expect(json.status == 400)
             #expect(try json.json()["error"] as? String == "invalid_request")
             let repeated = try await Web.postForm(

@@ -69,9 +69,10 @@ enum AuthorizationPage {
     private static func document(
         title: String, body: String, configuration: OAuthAuthorizationServer.Configuration
     ) -> String {
-        let privacy = configuration.privacyStatementURL.map {
-            "<footer><a href=\"\(escape($0))\" id=\"privacy\" target=\"_blank\" rel=\"noopener\">Privacy statement</a></footer>"
-        } ?? ""
+        let privacy =
+            configuration.privacyStatementURL.map {
+                "<footer><a href=\"\(escape($0))\" id=\"privacy\" target=\"_blank\" rel=\"noopener\">Privacy statement</a></footer>"
+            } ?? ""
         return """
             <!DOCTYPE html>
             <html lang="en">

@@ -78,15 +78,18 @@ struct AuthorizationRequest: Sendable {
         }
         if let challenge {
             guard method != nil else {
-                return refuse(.invalidRequest, "Send code_challenge_method=S256 with code_challenge (plain is refused).")
+                return refuse(
+                    .invalidRequest, "Send code_challenge_method=S256 with code_challenge (plain is refused).")
             }
             guard challenge.count == 43, PKCE.isWellFormed(challenge) else {
-                return refuse(.invalidRequest, "code_challenge must be the 43-character base64url SHA-256 of the verifier.")
+                return refuse(
+                    .invalidRequest, "code_challenge must be the 43-character base64url SHA-256 of the verifier.")
             }
         } else if method != nil {
             return refuse(.invalidRequest, "code_challenge_method was sent without code_challenge.")
         } else if client.isPublic {
-            return refuse(.invalidRequest, "This app must use PKCE: send code_challenge with code_challenge_method=S256.")
+            return refuse(
+                .invalidRequest, "This app must use PKCE: send code_challenge with code_challenge_method=S256.")
         }
         let scopes = (parameters["scope"] ?? configuration.defaultScope).split(whereSeparator: { $0 == " " })
             .map(String.init)

@@ -41,7 +41,8 @@ extension OAuthAuthorizationServer {
         }
         let username = form["username"] ?? ""
         guard let user = try await authenticate(username, password: form["password"] ?? "") else {
-            logger.info("Sign-in failed: wrong user name or password", metadata: ["client": "\(authorization.client.id)"])
+            logger.info(
+                "Sign-in failed: wrong user name or password", metadata: ["client": "\(authorization.client.id)"])
             return signInPage(
                 authorization, request: request, message: "The user name or password is incorrect.",
                 username: username, status: .ok)
@@ -106,7 +107,9 @@ extension OAuthAuthorizationServer {
                 AuthorizationPage.error(message, configuration: configuration), status: .badRequest)
         case .redirect(let error, let uri, let state):
             logger.info("Authorization request refused", metadata: ["error": "\(error)"])
-            var pairs = [(name: "error", value: error.code.rawValue), (name: "error_description", value: error.message)]
+            var pairs = [
+                (name: "error", value: error.code.rawValue), (name: "error_description", value: error.message),
+            ]
             if let state { pairs.append(("state", state)) }
             pairs.append(("iss", issuer))
             return Self.redirect(to: uri, pairs)

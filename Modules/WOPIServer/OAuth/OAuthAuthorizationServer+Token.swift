@@ -116,7 +116,8 @@ extension OAuthAuthorizationServer {
         try await store.saveToken(
             OAuthTokenRecord(
                 hash: OAuthTokenHash.hash(accessToken), kind: .access, clientID: client.id, userID: userID,
-                scope: scope, familyID: familyID, expiresAt: issuedAt.addingTimeInterval(configuration.accessTokenLifetime)
+                scope: scope, familyID: familyID,
+                expiresAt: issuedAt.addingTimeInterval(configuration.accessTokenLifetime)
             ))
         var refreshToken: String? = nil
         if configuration.issuesRefreshTokens {

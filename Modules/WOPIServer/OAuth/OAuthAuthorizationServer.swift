@@ -55,13 +55,16 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, Sendable 
 
     /// The paths this server answers, for adapters that mount it.
     public var paths: [String] {
-        [configuration.authorizationPath, configuration.tokenPath, configuration.revocationPath,
-            configuration.metadataPath]
+        [
+            configuration.authorizationPath, configuration.tokenPath, configuration.revocationPath,
+            configuration.metadataPath,
+        ]
     }
 
     /// Answers one request to an OAuth endpoint. Never throws: failures become OAuth error responses or pages.
     public func handle(_ request: WOPIRequest) async -> WOPIResponse {
-        let path = request.path.count > 1 && request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
+        let path =
+            request.path.count > 1 && request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
         do {
             switch (path, request.method) {
             case (configuration.authorizationPath, .get): return try await showSignIn(request)

@@ -56,7 +56,8 @@ public struct OAuthClient: Sendable, Hashable, Codable {
     ) throws -> OAuthClient {
         guard secret.count >= 16 else {
             throw OAuthRegistrationError(
-                .weakSecret, "A client secret needs at least 16 characters; generate one with `openssl rand -base64 32`.")
+                .weakSecret,
+                "A client secret needs at least 16 characters; generate one with `openssl rand -base64 32`.")
         }
         return try OAuthClient(
             id: id, kind: .confidential(secretHash: try hasher.hash(secret)), redirectURIs: redirectURIs, name: name)
@@ -103,7 +104,8 @@ public struct OAuthClient: Sendable, Hashable, Codable {
             guard let host = components.host, !host.isEmpty else { throw refuse("an https URI needs a host.") }
         case "http":
             guard LoopbackURI(uri) != nil else {
-                throw refuse("plain http is allowed only on the loopback IP literals 127.0.0.1 and [::1] (RFC 8252 §7.3).")
+                throw refuse(
+                    "plain http is allowed only on the loopback IP literals 127.0.0.1 and [::1] (RFC 8252 §7.3).")
             }
         default:
             guard scheme.contains("."), !scheme.hasPrefix("."), !scheme.hasSuffix(".") else {

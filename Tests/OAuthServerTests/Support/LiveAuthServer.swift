@@ -37,7 +37,8 @@ struct LiveAuthServer: Sendable {
 
     /// Runs `body` against a fresh server, then shuts it down.
     static func run<T: Sendable>(
-        store: (any OAuthStore)? = nil, configure: @Sendable (inout OAuthAuthorizationServer.Configuration) -> Void = {
+        store: (any OAuthStore)? = nil,
+        configure: @Sendable (inout OAuthAuthorizationServer.Configuration) -> Void = {
             _ in
         }, _ body: @Sendable (LiveAuthServer) async throws -> T
     ) async throws -> T {
@@ -65,6 +66,7 @@ struct LiveAuthServer: Sendable {
         WOPIRoutes.add(to: router, host: host)
         OAuthRoutes.add(to: router, server: server)
         router.get("callback") { _, _ in "signed in" }
+        router.get("favicon.ico") { _, _ in Response(status: .noContent) }
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),

@@ -7,7 +7,9 @@ struct PKCEPair {
     let verifier: String
     let challenge: String
 
-    init(verifier: String = String(repeating: "v", count: 20) + UUID().uuidString.replacingOccurrences(of: "-", with: "")) {
+    init(
+        verifier: String = String(repeating: "v", count: 20) + UUID().uuidString.replacingOccurrences(of: "-", with: "")
+    ) {
         self.verifier = verifier
         challenge = Data(SHA256.hash(data: Data(verifier.utf8))).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
