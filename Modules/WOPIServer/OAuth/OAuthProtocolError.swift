@@ -1,0 +1,60 @@
+import Foundation
+import HTTPTypes
+
+/// An OAuth 2.0 error response (RFC 6749 §4.1.2.1 and §5.2): an `error` code, a description, and the HTTP status
+/// the token endpoint answers with.
+struct OAuthProtocolError: Error, Sendable, CustomStringConvertible {
+    /// The registered `error` value.
+    struct Code: Sendable, Hashable, CustomStringConvertible {
+        let rawValue: String
+        private init(_ rawValue: String) { self.rawValue = rawValue }
+
+        static let invalidRequest = Code("invalid_request")
+        static let invalidClient = Code("invalid_client")
+        static let invalidGrant = Code("invalid_grant")
+        static let unauthorizedClient = Code("unauthorized_client")
+        static let unsupportedGrantType = Code("unsupported_grant_type")
+        static let unsupportedResponseType = Code("unsupported_response_type")
+        static let invalidScope = Code("invalid_scope")
+        static let accessDenied = Code("access_denied")
+        static let serverError = Code("server_error")
+
+        var description: String { rawValue }
+    }
+
+    var code: Code
+    /// A human-readable `error_description`: ASCII, no secrets.
+    var message: String
+    var status: HTTPResponse.Status
+    var headers: HTTPFields = [:]
+
+    init(_ code: Code, _ message: String, status: HTTPResponse.Status = .badRequest) {
+        self.code = code
+        self.message = message
+        self.status = status
+    }
+
+    var description: String { "\(code): \(message)" }
+
+    /// `invalid_client`; with `basicChallenge`, a `401` with `WWW-Authenticate: Basic` (RFC 6749 §5.2).
+    static func invalidClient(_ message: String, basicChallenge: Bool) -> OAuthProtocolError {
+        guard basicChallenge else { return OAuthProtocolError(.invalidClient, message) }
+        var error = OAuthProtocolError(.invalidClient, message, status: .unauthorized)
+        error.headers[.wwwAuthenticate] = "Basic realm=\"oauth\", charset=\"UTF-8\""
+        return error
+    }
+
+    static func invalidGrant(_ message: String) -> OAuthProtocolError { OAuthProtocolError(.invalidGrant, message) }
+    static func invalidRequest(_ message: String) -> OAuthProtocolError { OAuthProtocolError(.invalidRequest, message) }
+
+    /// The JSON error response of the token and revocation endpoints.
+    var response: WOPIResponse {
+        var response =
+            (try? WOPIResponse.json(["error": code.rawValue, "error_description": message], status: status))
+            ?? WOPIResponse(status: status)
+        for field in headers { response.headers.append(field) }
+        response.headers[.cacheControl] = "no-store"
+        response.headers[HTTPField.Name("Pragma")!] = "no-cache"
+        return response
+    }
+}

@@ -1,0 +1,111 @@
+import Crypto
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+import Synchronization
+import WOPIServer
+import WOPIServerHummingbird
+import WOPIStorage
+
+/// A clock that tests move forward.
+final class TestClock: Sendable {
+    private let offset = Mutex<TimeInterval>(0)
+    func now() -> Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+    func advance(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
+}
+
+/// A real authorization server and WOPI host (with the bootstrapper) on 127.0.0.1 with an OS-chosen port.
+///
+/// Users: `ana` (sign-in name `ana@example.com`, password ``password``). Clients: `office` (confidential, secret
+/// ``officeSecret``, redirect `https://localhost`) and `native` (public, loopback `http://127.0.0.1/callback` and
+/// `com.example.app:/oauth`). `GET /callback` answers "signed in", as a loopback redirect target for browsers.
+struct LiveAuthServer: Sendable {
+    static let password = "correct horse battery staple"
+    static let officeSecret = "office-secret-0123456789abcdef"
+    static let hasher = PasswordHasher(logN: 4)
+
+    let server: OAuthAuthorizationServer
+    let host: WOPIHost
+    let baseURL: String
+    let clock: TestClock
+
+    var authorizeURL: String { baseURL + "/oauth2/authorize" }
+    var tokenURL: String { baseURL + "/oauth2/token" }
+    var revokeURL: String { baseURL + "/oauth2/revoke" }
+    var loopbackRedirect: String { baseURL + "/callback" }
+
+    /// Runs `body` against a fresh server, then shuts it down.
+    static func run<T: Sendable>(
+        store: (any OAuthStore)? = nil,
+        configure: @Sendable (inout OAuthAuthorizationServer.Configuration) -> Void = {
+            _ in
+        }, _ body: @Sendable (LiveAuthServer) async throws -> T
+    ) async throws -> T {
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        let clock = TestClock()
+        let users = InMemoryUserDirectory()
+        await users.save(
+            WOPIUser(
+                id: "ana", signInName: "ana@example.com", displayName: "Ana",
+                passwordHash: try hasher.hash(password)))
+        let store = store ?? InMemoryOAuthStore()
+        try await registerClients(in: store)
+        var configuration = OAuthAuthorizationServer.Configuration()
+        configuration.passwordHasher = hasher
+        configuration.privacyStatementURL = "https://example.com/privacy"
+        configure(&configuration)
+        let server = OAuthAuthorizationServer(
+            store: store, users: users, configuration: configuration, logger: logger, now: { clock.now() })
+        let host = WOPIHost(
+            storage: InMemoryStorage(), locks: InMemoryLockStore(), users: users,
+            tokens: AccessTokenSigner(key: SymmetricKey(size: .bits256)),
+            bootstrapper: BootstrapperConfiguration(verifier: server), logger: logger)
+        let router = Router()
+        WOPIRoutes.add(to: router, host: host)
+        OAuthRoutes.add(to: router, server: server)
+        router.get("callback") { _, _ in "signed in" }
+        router.get("favicon.ico") { _, _ in Response(status: .noContent) }
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
+        let group = ServiceGroup(services: [app], logger: logger)
+        return try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask { try await group.run() }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw CancellationError() }
+            let live = LiveAuthServer(server: server, host: host, baseURL: "http://127.0.0.1:\(port)", clock: clock)
+            do {
+                let result = try await body(live)
+                await group.triggerGracefulShutdown()
+                try await tasks.waitForAll()
+                return result
+            } catch {
+                await group.triggerGracefulShutdown()
+                try? await tasks.waitForAll()
+                throw error
+            }
+        }
+    }
+
+    /// Registers the test clients (idempotent).
+    static func registerClients(in store: any OAuthStore) async throws {
+        try await store.saveClient(
+            .confidential(
+                id: "office", secret: officeSecret, redirectURIs: ["https://localhost"], name: "Microsoft Office",
+                hasher: hasher))
+        try await store.saveClient(
+            OAuthClient(
+                id: "native", kind: .public, redirectURIs: ["http://127.0.0.1/callback", "com.example.app:/oauth"]))
+    }
+}
+
+/// Users in memory, for tests.
+actor InMemoryUserDirectory: UserDirectory {
+    private var users: [String: WOPIUser] = [:]
+    func user(_ id: String) -> WOPIUser? { users[id] }
+    func save(_ user: WOPIUser) { users[user.id] = user }
+    func allUsers() -> [WOPIUser] { users.values.sorted { $0.id < $1.id } }
+}
