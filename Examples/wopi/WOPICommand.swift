@@ -1,0 +1,4 @@
+@main
+struct WOPICommand {
+    static func main() {}
+}
