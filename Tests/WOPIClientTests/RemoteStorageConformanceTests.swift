@@ -38,7 +38,7 @@ struct RemoteStorageConformanceTests {
             }, logger: .quiet)
         let body = { try await conformance.run { storage } }
         if let issue = RemoteStorageKnownIssues.issue(for: conformance.name) {
-            await withKnownIssue(Comment(rawValue: issue.reason)) {
+            try await withKnownIssue(Comment(rawValue: issue.reason)) {
                 try await body()
             } matching: { found in
                 "\(found.error.map { "\($0)" } ?? "")".contains(issue.mustMention)

@@ -67,6 +67,7 @@ extension WOPIClient {
         if let operation { headers[HTTPField.Name(WOPIHeader.ecosystemOperation)!] = operation }
         headers[.accept] = "application/json"
         var rejected: String?
+        var challenge: BootstrapChallenge?
         for attempt in 0..<2 {
             let token: String
             do {
@@ -86,11 +87,12 @@ extension WOPIClient {
                 await Self.discard(response.body)
                 await tokenProvider.invalidate(accessToken: token)
                 rejected = token
+                challenge = try? Self.challenge(in: response.headers, status: 401)
                 if attempt == 1 {
                     throw WOPIClientError(
                         .signInRequired,
                         "\(name): the bootstrapper rejected the OAuth token even after a refresh; sign in again.",
-                        status: 401, challenge: try? Self.challenge(in: response.headers, status: 401))
+                        status: 401, challenge: challenge)
                 }
                 continue
             }
@@ -101,7 +103,7 @@ extension WOPIClient {
         }
         throw WOPIClientError(
             .signInRequired, "\(name): the OAuth token was rejected and no new one is available; sign in again.",
-            status: 401)
+            status: 401, challenge: challenge)
     }
 
     private func requireBootstrapper() throws -> URL {

@@ -18,6 +18,16 @@ extension WOPIClient {
         return try WOPIContainerPointer(response)
     }
 
+    /// GetEcosystem (`GET …/files/{id}/ecosystem_pointer` or `…/containers/{id}/ecosystem_pointer`): the
+    /// ecosystem endpoint, with a token, from a file or container.
+    public func ecosystem(of item: WOPIResource) async throws -> WOPIResource {
+        guard item.kind != .ecosystem else { return item }
+        let response = try await json(URLResponse.self, Call("GetEcosystem", .get, item, suffix: "ecosystem_pointer"))
+        let ecosystem = try WOPIResource(string: response.url)
+        try requireKind(.ecosystem, ecosystem, "GetEcosystem")
+        return ecosystem
+    }
+
     /// Fails unless `resource` is of `kind`.
     func requireKind(_ kind: WOPIResource.Kind, _ resource: WOPIResource, _ call: String) throws {
         guard resource.kind == kind else {
