@@ -34,7 +34,8 @@ struct CLIFailure: Error {
             self.init(Self.code(for: error), error.message)
         case let error as OAuthError:
             let code: CLIExitCode =
-                error.requiresSignIn ? .notSignedIn : (error.code == .transport || error.code == .timeout ? .network : .other)
+                error.requiresSignIn
+                ? .notSignedIn : (error.code == .transport || error.code == .timeout ? .network : .other)
             self.init(code, error.message + (error.serverDescription.map { " (\($0))" } ?? ""))
         case is CleanExit:
             self.init(.success, "")

@@ -24,7 +24,8 @@ struct Connection: Sendable {
             key: place.name)
         guard await session.isSignedIn else {
             throw CLIFailure(
-                .notSignedIn, "Not signed in to \(place.name); run `wopi login \(place.bootstrapperURL.absoluteString)`.")
+                .notSignedIn,
+                "Not signed in to \(place.name); run `wopi login \(place.bootstrapperURL.absoluteString)`.")
         }
         let transport = AsyncHTTPClientTransport()
         let client = WOPIClient(

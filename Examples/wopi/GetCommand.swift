@@ -41,7 +41,8 @@ struct GetCommand: AsyncParsableCommand {
             }
             if options.json {
                 try Console.json(
-                    TransferOutput(path: RemotePath(path).description, local: destination.path, bytes: written,
+                    TransferOutput(
+                        path: RemotePath(path).description, local: destination.path, bytes: written,
                         version: download.version))
             } else if !Console.isTerminal {
                 Console.error("\(file.name): \(written) bytes → \(destination.path)")

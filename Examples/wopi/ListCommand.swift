@@ -35,11 +35,14 @@ struct ListCommand: AsyncParsableCommand {
         }
         for item in items {
             if item.kind == "folder" {
-                Console.line(String(repeating: " ", count: 12) + "  " + String(repeating: " ", count: 19) + "  " + item.name + "/")
+                Console.line(
+                    String(repeating: " ", count: 12) + "  " + String(repeating: " ", count: 19) + "  " + item.name
+                        + "/")
             } else {
                 let size = String(item.size ?? 0)
                 let date = item.lastModified.map { Self.format($0) } ?? String(repeating: " ", count: 19)
-                Console.line(String(repeating: " ", count: max(0, 12 - size.count)) + size + "  " + date + "  " + item.name)
+                Console.line(
+                    String(repeating: " ", count: max(0, 12 - size.count)) + size + "  " + date + "  " + item.name)
             }
         }
     }

@@ -40,8 +40,10 @@ struct LoginCommand: AsyncParsableCommand {
 
     func run() async throws {
         let bootstrapper = URL(string: bootstrapperURL)!
-        let placeName = name ?? [bootstrapper.host, bootstrapper.port.map(String.init)].compactMap { $0 }.joined(
-            separator: ":")
+        let placeName =
+            name
+            ?? [bootstrapper.host, bootstrapper.port.map(String.init)].compactMap { $0 }.joined(
+                separator: ":")
         let config = ConfigDirectory()
         let transport = AsyncHTTPClientTransport()
         do {
@@ -54,7 +56,8 @@ struct LoginCommand: AsyncParsableCommand {
             let authorizer = NativeAppAuthorizer(timeout: .seconds(timeout), logger: .cli)
             let tokens = try await authorizer.authorize(configuration: oauth, userAgent: SystemBrowser())
             let session = OAuthSession(
-                client: TokenEndpointClient(configuration: oauth, logger: .cli), store: config.tokenStore, key: placeName)
+                client: TokenEndpointClient(configuration: oauth, logger: .cli), store: config.tokenStore,
+                key: placeName)
             try await session.signIn(with: tokens)
             let client = WOPIClient(
                 transport: transport, bootstrapper: bootstrapper,
@@ -73,7 +76,8 @@ struct LoginCommand: AsyncParsableCommand {
             try await transport.shutdown()
             if json {
                 try Console.json(
-                    LoginOutput(place: placeName, userID: record.userID, signInName: record.signInName, root: place.root.name))
+                    LoginOutput(
+                        place: placeName, userID: record.userID, signInName: record.signInName, root: place.root.name))
             } else {
                 Console.line(
                     "Signed in to \(placeName) as \(record.signInName)"

@@ -37,7 +37,8 @@ struct MoveCommand: AsyncParsableCommand {
                     throw CLIFailure(
                         .usage, "WOPI cannot change a file's extension (.\(old.extension ?? "")); keep it in NEWNAME.")
                 }
-                let renamed = try await client.renameFile(file.resource, toBaseName: base, lock: try connection.savedLock(file))
+                let renamed = try await client.renameFile(
+                    file.resource, toBaseName: base, lock: try connection.savedLock(file))
                 name = FileNameRules.join(base: renamed, extension: old.extension)
             }
             let destination = RemotePath((source.parent.segments + [name]).joined(separator: "/"))

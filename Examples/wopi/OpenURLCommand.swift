@@ -21,7 +21,8 @@ struct OpenURLCommand: AsyncParsableCommand {
     func run() async throws {
         try await Connection.with(options) { connection in
             let file = try await connection.file(RemotePath(path))
-            guard let officeApp = app.flatMap({ OfficeApp(rawValue: $0.lowercased()) }) ?? OfficeApp(fileName: file.name)
+            guard
+                let officeApp = app.flatMap({ OfficeApp(rawValue: $0.lowercased()) }) ?? OfficeApp(fileName: file.name)
             else {
                 throw CLIFailure(.usage, "Office does not open \(file.name) by its extension; pass --app.")
             }

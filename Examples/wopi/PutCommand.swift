@@ -60,10 +60,12 @@ struct PutCommand: AsyncParsableCommand {
             let size = (try? FileManager.default.attributesOfItem(atPath: source.path)[.size] as? NSNumber)?.int64Value
             if options.json {
                 try Console.json(
-                    TransferOutput(path: target.description, local: source.path, bytes: size ?? 0, version: version,
+                    TransferOutput(
+                        path: target.description, local: source.path, bytes: size ?? 0, version: version,
                         created: created))
             } else if !Console.isTerminal {
-                Console.error("\(source.path) → \(target) (\(created ? "created" : "replaced"), version \(version ?? "?"))")
+                Console.error(
+                    "\(source.path) → \(target) (\(created ? "created" : "replaced"), version \(version ?? "?"))")
             }
         }
     }

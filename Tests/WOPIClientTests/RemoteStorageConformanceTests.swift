@@ -24,11 +24,13 @@ struct RemoteStorageConformanceTests {
         }
     }
 
-    private func run(_ conformance: StorageConformanceCase, host: ServedHost.Running, transport: AsyncHTTPClientTransport)
+    private func run(
+        _ conformance: StorageConformanceCase, host: ServedHost.Running, transport: AsyncHTTPClientTransport
+    )
         async throws
     {
         let client = WOPIClient(transport: transport, logger: .quiet)
-        let file = try host.token()
+        let file = try await host.token()
         let demoRoot = try #require(try await client.enumerateAncestors(of: file).first)
         let run = UUID().uuidString.prefix(8)
         let storage = RemoteStorage(

@@ -11,7 +11,7 @@ struct WOPIClientOperationTests {
     private func scratch(_ client: WOPIClient, _ host: ServedHost.Running) async throws
         -> (root: WOPIContainerPointer, folder: WOPIContainerPointer)
     {
-        let file = try host.token()
+        let file = try await host.token()
         let root = try #require(try await client.enumerateAncestors(of: file).last)
         let folder = try await client.createChildContainer(
             in: root.resource, name: .exact("test-\(UUID().uuidString.prefix(8))"))
@@ -22,7 +22,7 @@ struct WOPIClientOperationTests {
     func ecosystemAndListing() async throws {
         try await ServedHost.with { host in
             try await withClient { client in
-                let file = try host.token()
+                let file = try await host.token()
                 let info = try await client.checkFileInfo(file)
                 #expect(info.baseFileName == "Welcome.docx")
                 #expect(info.supportsLocks == true && info.supportsContainers == true)
@@ -186,7 +186,7 @@ struct WOPIClientOperationTests {
     func invalidToken() async throws {
         try await ServedHost.with { host in
             try await withClient { client in
-                let file = try host.token()
+                let file = try await host.token()
                 let forged = try WOPIResource(endpoint: file.endpoint, accessToken: "forged")
                 let error = await clientError { try await client.checkFileInfo(forged) }
                 #expect(error?.code == .unauthorized && error?.status == 401)

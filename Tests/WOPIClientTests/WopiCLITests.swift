@@ -59,7 +59,8 @@ struct WopiCLITests {
 
             // ls: text and JSON.
             let listing = try await sandbox.wopi("ls")
-            #expect(listing.status == 0 && listing.output.contains("Welcome.docx") && listing.output.contains("Documents/"))
+            #expect(
+                listing.status == 0 && listing.output.contains("Welcome.docx") && listing.output.contains("Documents/"))
             let json = try await sandbox.wopi("ls", "/", "--json")
             let items = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]]
             #expect(Set(items?.compactMap { $0["name"] as? String } ?? []) == ["Documents", "Welcome.docx"])
@@ -86,7 +87,8 @@ struct WopiCLITests {
             #expect(try await sandbox.wopi("mv", "Documents/Reports", "Archive").status == 0)
             #expect(try await sandbox.wopi("mv", "Documents/report.txt", "notes.txt").status == 0)
             #expect(try await sandbox.wopi("mv", "Documents/notes.txt", "notes.docx").status == 2)
-            #expect(try await sandbox.wopi("put", sandbox.local("report.txt").path, "Documents/Archive/r.txt").status == 0)
+            #expect(
+                try await sandbox.wopi("put", sandbox.local("report.txt").path, "Documents/Archive/r.txt").status == 0)
             #expect(try await sandbox.wopi("rm", "Documents/Archive").status == 5)
             #expect(try await sandbox.wopi("rm", "Documents/Archive/r.txt").status == 0)
             #expect(try await sandbox.wopi("rm", "Documents/Archive").status == 0)

@@ -33,7 +33,8 @@ extension WOPIClient {
             operation: WOPIEcosystemOperation.getRootContainer, name: "GetRootContainer (bootstrapper)")
         guard let root = response.rootContainerInfo else {
             throw WOPIClientError(
-                .protocolViolation, "GetRootContainer (bootstrapper) answered without RootContainerInfo; the host "
+                .protocolViolation,
+                "GetRootContainer (bootstrapper) answered without RootContainerInfo; the host "
                     + "ignores the shortcut, which Office for iOS and Android require.")
         }
         return (response.bootstrap, try WOPIContainerPointer(root))
@@ -119,7 +120,8 @@ extension WOPIClient {
         let values = headers[values: .wwwAuthenticate]
         guard !values.isEmpty else {
             throw WOPIClientError(
-                .protocolViolation, "The bootstrapper answered 401 without WWW-Authenticate; it must send a Bearer "
+                .protocolViolation,
+                "The bootstrapper answered 401 without WWW-Authenticate; it must send a Bearer "
                     + "challenge with authorization_uri and tokenIssuance_uri.", status: status)
         }
         do {

@@ -33,7 +33,8 @@ extension WOPIClient {
         guard item.kind != .ecosystem else {
             throw WOPIClientError(.badRequest, "EnumerateAncestors needs a file or container endpoint.")
         }
-        let response = try await json(AncestorsResponse.self, Call("EnumerateAncestors", .get, item, suffix: "ancestry"))
+        let response = try await json(
+            AncestorsResponse.self, Call("EnumerateAncestors", .get, item, suffix: "ancestry"))
         return try response.ancestorsWithRootFirst.map { try WOPIContainerPointer($0) }
     }
 

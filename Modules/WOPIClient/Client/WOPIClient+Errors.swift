@@ -25,7 +25,8 @@ extension WOPIClient {
                 "\(what): the access token is invalid or expired"
                     + (renewable
                         ? " and the bootstrapper gave none that works; sign in again."
-                        : "; get a new one (sign in, or GetNewAccessToken)."), status: status, serverError: serverError)
+                        : "; get a new one (sign in, or GetNewAccessToken)."),
+                status: status, serverError: serverError)
         case 404:
             return WOPIClientError(
                 .notFound, "\(what): no such item (or it is not visible to this user); it may have been deleted.",

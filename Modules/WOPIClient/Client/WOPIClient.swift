@@ -135,7 +135,8 @@ public final class WOPIClient: Sendable {
             buffer = try await response.body.collect(upTo: configuration.maximumJSONSize)
         } catch let error as StorageError where error.code == .tooLarge {
             throw WOPIClientError(
-                .protocolViolation, "\(call): the host's JSON answer is larger than \(configuration.maximumJSONSize) "
+                .protocolViolation,
+                "\(call): the host's JSON answer is larger than \(configuration.maximumJSONSize) "
                     + "bytes.", status: response.status.code)
         } catch {
             throw WOPIClientError(

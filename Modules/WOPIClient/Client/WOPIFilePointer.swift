@@ -15,8 +15,9 @@ public struct WOPIFilePointer: Sendable, Hashable {
     public var lastModified: Date?
 
     /// Creates a pointer.
-    public init(name: String, resource: WOPIResource, size: Int64? = nil, version: String? = nil, lastModified: Date? = nil)
-    {
+    public init(
+        name: String, resource: WOPIResource, size: Int64? = nil, version: String? = nil, lastModified: Date? = nil
+    ) {
         self.name = name
         self.resource = resource
         self.size = size

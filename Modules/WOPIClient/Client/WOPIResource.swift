@@ -36,7 +36,8 @@ public struct WOPIResource: Sendable, Hashable, CustomStringConvertible {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), components.scheme != nil,
             components.host != nil
         else {
-            throw WOPIClientError(.protocolViolation, "The host returned \"\(Self.redacted(url))\", not an absolute URL.")
+            throw WOPIClientError(
+                .protocolViolation, "The host returned \"\(Self.redacted(url))\", not an absolute URL.")
         }
         var items = components.percentEncodedQueryItems ?? []
         let token = items.first { $0.name == "access_token" }?.value?.removingPercentEncoding
@@ -45,7 +46,8 @@ public struct WOPIResource: Sendable, Hashable, CustomStringConvertible {
         components.percentEncodedQueryItems = items.isEmpty ? nil : items
         components.fragment = nil
         guard let endpoint = components.url else {
-            throw WOPIClientError(.protocolViolation, "The host returned a URL that cannot be rebuilt without its token.")
+            throw WOPIClientError(
+                .protocolViolation, "The host returned a URL that cannot be rebuilt without its token.")
         }
         let segments = endpoint.pathComponents.filter { $0 != "/" }
         guard let index = segments.lastIndex(where: { $0.lowercased().hasPrefix("wopi") }), index + 1 < segments.count

@@ -36,7 +36,8 @@ extension WOPIClient {
         let info = try await checkFileInfo(file)
         guard info.supportsLocks == true, info.supportsUpdate == true, info.userCanWrite == true else {
             throw WOPIClientError(
-                .notImplemented, "\(info.baseFileName) cannot be edited here (the host does not offer locks and "
+                .notImplemented,
+                "\(info.baseFileName) cannot be edited here (the host does not offer locks and "
                     + "updates, or the user may not write); open it read-only.")
         }
         if info.supportsGetLock == true {

@@ -67,7 +67,8 @@ public actor WOPIEditSession {
                         error as? WOPIClientError
                         ?? WOPIClientError(.transport, "RefreshLock failed.", underlying: error)
                     client.logger.warning(
-                        "Could not refresh the lock", metadata: ["file": "\(file.endpoint)", "error": "\(failure.code)"])
+                        "Could not refresh the lock",
+                        metadata: ["file": "\(file.endpoint)", "error": "\(failure.code)"])
                     await self?.didRefresh(failure)
                 }
             }

@@ -37,7 +37,8 @@ extension RemoteStorage {
         }
         let id = try Self.itemID(of: created.resource)
         await directory.record(
-            id, .init(resource: created.resource, kind: .file, name: created.name, parentID: parent, owner: folder.owner))
+            id,
+            .init(resource: created.resource, kind: .file, name: created.name, parentID: parent, owner: folder.owner))
         do {
             if content.knownLength == 0 {
                 return try await item(id).fileMetadata(or: id)

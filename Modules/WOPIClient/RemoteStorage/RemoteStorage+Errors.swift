@@ -46,7 +46,8 @@ extension RemoteStorage {
             return StorageError(conflict, "\(what): \(error.message)", underlying: error)
         case .lockConflict:
             return StorageError(
-                .io, "\(what): the remote file is locked by another WOPI client (lock \(error.currentLock ?? "")); "
+                .io,
+                "\(what): the remote file is locked by another WOPI client (lock \(error.currentLock ?? "")); "
                     + "try again once it is closed there.", underlying: error)
         case .invalidName:
             return StorageError(.invalidName, "\(what): \(error.message)", underlying: error)

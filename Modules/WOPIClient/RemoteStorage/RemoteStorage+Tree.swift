@@ -17,13 +17,19 @@ extension RemoteStorage {
         }
         let id = try Self.itemID(of: created.resource)
         await directory.record(
-            id, .init(resource: created.resource, kind: .container, name: created.name, parentID: parent, owner: folder.owner))
-        return ContainerMetadata(id: id, name: created.name, parentID: parent, ownerID: folder.owner, lastModified: .now)
+            id,
+            .init(
+                resource: created.resource, kind: .container, name: created.name, parentID: parent, owner: folder.owner)
+        )
+        return ContainerMetadata(
+            id: id, name: created.name, parentID: parent, ownerID: folder.owner, lastModified: .now)
     }
 
     public func rename(_ id: ItemID, to newName: String) async throws -> StorageItem {
         let entry = try await entry(id)
-        guard let parent = entry.parentID else { throw StorageError(.unsupported, "A root container cannot be renamed.") }
+        guard let parent = entry.parentID else {
+            throw StorageError(.unsupported, "A root container cannot be renamed.")
+        }
         try Self.validate(newName)
         if let existing = try await child(named: newName, in: parent) {
             guard existing.id == id else {
@@ -44,7 +50,8 @@ extension RemoteStorage {
             let new = FileNameRules.split(newName)
             guard old.extension == new.extension else {
                 throw StorageError(
-                    .unsupported, "WOPI's RenameFile keeps the extension; \"\(current.name)\" cannot become "
+                    .unsupported,
+                    "WOPI's RenameFile keeps the extension; \"\(current.name)\" cannot become "
                         + "\"\(newName)\". Copy the file under the new name instead.")
             }
             let held = await directory.heldLock(id)?.id
@@ -53,14 +60,16 @@ extension RemoteStorage {
             }
             if base != new.base {
                 logger.warning(
-                    "The host adjusted a file name", metadata: ["file": "\(id)", "requested": "\(newName)", "got": "\(base)"])
+                    "The host adjusted a file name",
+                    metadata: ["file": "\(id)", "requested": "\(newName)", "got": "\(base)"])
             }
         }
         let renamed = try await item(id)
         return renamed
     }
 
-    public func move(_ id: ItemID, to newParent: ItemID, newName: String?, replacing: Bool) async throws -> StorageItem {
+    public func move(_ id: ItemID, to newParent: ItemID, newName: String?, replacing: Bool) async throws -> StorageItem
+    {
         let entry = try await entry(id)
         guard let parent = entry.parentID else { throw StorageError(.unsupported, "A root container cannot be moved.") }
         _ = try await containerEntry(newParent)
@@ -71,7 +80,8 @@ extension RemoteStorage {
         }
         guard newParent == parent else {
             throw StorageError(
-                .crossContainerMove, "WOPI cannot move items between containers; copy the item and delete the original.")
+                .crossContainerMove, "WOPI cannot move items between containers; copy the item and delete the original."
+            )
         }
         if let existing = try await child(named: name, in: parent), existing.id != id {
             guard replacing, case .file = existing, entry.kind == .file else {
@@ -91,7 +101,9 @@ extension RemoteStorage {
         case .file:
             try await remote("delete(\(id))", id) { try await client.deleteFile(entry.resource) }
         case .container:
-            try await remote("delete(\(id))", id, conflict: .notEmpty) { try await client.deleteContainer(entry.resource) }
+            try await remote("delete(\(id))", id, conflict: .notEmpty) {
+                try await client.deleteContainer(entry.resource)
+            }
         }
         await directory.forget(id)
     }

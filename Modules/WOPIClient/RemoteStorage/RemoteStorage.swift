@@ -100,7 +100,8 @@ public final class RemoteStorage: StorageBackend {
             let info = try await remote("item(\(id))", id) { try await client.checkContainerInfo(entry.resource) }
             await directory.rename(id, to: info.name)
             return .container(
-                ContainerMetadata(id: id, name: info.name, parentID: entry.parentID, ownerID: entry.owner, lastModified: Date()))
+                ContainerMetadata(
+                    id: id, name: info.name, parentID: entry.parentID, ownerID: entry.owner, lastModified: Date()))
         }
     }
 
@@ -113,15 +114,20 @@ public final class RemoteStorage: StorageBackend {
         for child in listing.containers {
             let id = try Self.itemID(of: child.resource)
             await directory.record(
-                id, .init(resource: child.resource, kind: .container, name: child.name, parentID: container, owner: entry.owner))
+                id,
+                .init(
+                    resource: child.resource, kind: .container, name: child.name, parentID: container,
+                    owner: entry.owner))
             items.append(
                 .container(
-                    ContainerMetadata(id: id, name: child.name, parentID: container, ownerID: entry.owner, lastModified: Date())))
+                    ContainerMetadata(
+                        id: id, name: child.name, parentID: container, ownerID: entry.owner, lastModified: Date())))
         }
         for child in listing.files {
             let id = try Self.itemID(of: child.resource)
             await directory.record(
-                id, .init(resource: child.resource, kind: .file, name: child.name, parentID: container, owner: entry.owner))
+                id,
+                .init(resource: child.resource, kind: .file, name: child.name, parentID: container, owner: entry.owner))
             items.append(
                 .file(
                     FileMetadata(
@@ -129,6 +135,13 @@ public final class RemoteStorage: StorageBackend {
                         version: child.version ?? "", lastModified: child.lastModified ?? Date(), sha256: nil)))
         }
         return items
+    }
+
+    /// The WOPI endpoint and token of an item this storage has learned, e.g. to build its Office open URL.
+    ///
+    /// - Throws: ``StorageError/Code/notFound`` for an item not seen yet.
+    public func resource(of id: ItemID) async throws -> WOPIResource {
+        try await entry(id).resource
     }
 
     // MARK: - Helpers
@@ -145,7 +158,9 @@ public final class RemoteStorage: StorageBackend {
     /// The known entry of a container, or ``StorageError/Code/notAContainer`` / `notFound`.
     func containerEntry(_ id: ItemID) async throws -> RemoteItemDirectory.Entry {
         let entry = try await entry(id)
-        guard entry.kind == .container else { throw StorageError(.notAContainer, "Item \(id) is a file, not a container.") }
+        guard entry.kind == .container else {
+            throw StorageError(.notAContainer, "Item \(id) is a file, not a container.")
+        }
         return entry
     }
 
@@ -160,7 +175,8 @@ public final class RemoteStorage: StorageBackend {
     static func itemID(of resource: WOPIResource) throws -> ItemID {
         guard let raw = resource.id, let id = ItemID(rawValue: raw) else {
             throw StorageError(
-                .corrupt, "The remote ID \"\(resource.id ?? "")\" does not fit ItemID (letters, digits, - and _, up "
+                .corrupt,
+                "The remote ID \"\(resource.id ?? "")\" does not fit ItemID (letters, digits, - and _, up "
                     + "to 128 characters); this host cannot be used through RemoteStorage.")
         }
         return id

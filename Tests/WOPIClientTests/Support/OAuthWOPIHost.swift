@@ -44,7 +44,8 @@ struct OAuthWOPIHost: Sendable {
         configure(&configuration)
         let host = WOPIHost(
             storage: storage, locks: InMemoryLockStore(), users: users,
-            tokens: AccessTokenSigner(key: try SecretKeyFile.loadOrCreate(at: keyDirectory.url.appendingPathComponent("key"))),
+            tokens: AccessTokenSigner(
+                key: try SecretKeyFile.loadOrCreate(at: keyDirectory.url.appendingPathComponent("key"))),
             configuration: configuration, bootstrapper: BootstrapperConfiguration(verifier: oauth), logger: logger)
         let router = Router()
         WOPIRoutes.add(to: router, host: host)
@@ -166,7 +167,8 @@ final class TestOAuthServer: OAuthAccessTokenVerifier {
         let access = issueAccessToken()
         let refresh = "rt-" + UUID().uuidString
         state.withLock { _ = $0.refreshTokens.insert(refresh) }
-        let json = #"{"access_token":"\#(access)","token_type":"Bearer","expires_in":3600,"refresh_token":"\#(refresh)"}"#
+        let json =
+            #"{"access_token":"\#(access)","token_type":"Bearer","expires_in":3600,"refresh_token":"\#(refresh)"}"#
         return Response(
             status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: json)))
     }

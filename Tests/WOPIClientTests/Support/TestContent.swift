@@ -1,7 +1,7 @@
-import Testing
 import Foundation
 import NIOCore
 import Synchronization
+import Testing
 import WOPIClient
 import WOPIStorage
 
@@ -51,7 +51,8 @@ func withClient<T: Sendable>(
     _ body: @Sendable (WOPIClient) async throws -> T
 ) async throws -> T {
     let transport = AsyncHTTPClientTransport()
-    let client = WOPIClient(transport: transport, bootstrapper: bootstrapper, tokenProvider: tokenProvider, logger: .quiet)
+    let client = WOPIClient(
+        transport: transport, bootstrapper: bootstrapper, tokenProvider: tokenProvider, logger: .quiet)
     do {
         let result = try await body(client)
         try await transport.shutdown()

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 
-/// The built `wopi` tool, run as a child process without blocking a thread while it runs.
+/// The built `wopi` tool (or another executable), run as a child process without blocking a thread while it
+/// runs. Output goes to temporary files (pipe EOF notifications are unreliable on Linux).
 enum WopiProcess {
     struct Result: Sendable {
         var status: Int32
@@ -13,57 +13,47 @@ enum WopiProcess {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("wopi")
     }
 
-    /// Runs `wopi arguments…` with `environment` added to this process's, and waits (asynchronously) for it.
-    static func run(_ arguments: [String], environment: [String: String], timeout: Duration = .seconds(60))
-        async throws -> Result
-    {
+    /// Runs `executable arguments…` with `environment` added to this process's, and waits (asynchronously).
+    static func run(
+        _ arguments: [String], environment: [String: String] = [:], executable: URL = WopiProcess.executable,
+        timeout: Duration = .seconds(60)
+    ) async throws -> Result {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let outURL = directory.url.appendingPathComponent("out")
+        let errURL = directory.url.appendingPathComponent("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        defer {
+            try? out.close()
+            try? err.close()
+        }
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Collected()
-        let err = Collected()
-        process.standardOutput = out.pipe
-        process.standardError = err.pipe
+        process.standardOutput = out
+        process.standardError = err
         process.standardInput = FileHandle.nullDevice
         try process.run()
         ChildProcesses.register(process.processIdentifier)
         defer { ChildProcesses.unregister(process.processIdentifier) }
         let deadline = ContinuousClock.now + timeout
-        while process.isRunning || !out.finished || !err.finished {
+        while process.isRunning {
             if ContinuousClock.now > deadline {
-                if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-                throw HostProcessError("wopi \(arguments.joined(separator: " ")) did not finish within \(timeout)")
+                kill(process.processIdentifier, SIGKILL)
+                throw HostProcessError(
+                    "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) did not finish within "
+                        + "\(timeout); it printed: \(read(outURL)) \(read(errURL))")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        return Result(status: process.terminationStatus, output: out.text, error: err.text)
+        return Result(status: process.terminationStatus, output: read(outURL), error: read(errURL))
     }
 
-    /// A pipe whose output is gathered as it arrives.
-    final class Collected: Sendable {
-        final class State: Sendable {
-            let value = Mutex((data: Data(), finished: false))
-        }
-
-        let pipe = Pipe()
-        private let state = State()
-
-        init() {
-            pipe.fileHandleForReading.readabilityHandler = { [state] handle in
-                let data = handle.availableData
-                state.value.withLock { value in
-                    if data.isEmpty {
-                        value.finished = true
-                        handle.readabilityHandler = nil
-                    } else {
-                        value.data.append(data)
-                    }
-                }
-            }
-        }
-
-        var finished: Bool { state.value.withLock { $0.finished } }
-        var text: String { state.value.withLock { String(decoding: $0.data, as: UTF8.self) } }
+    private static func read(_ url: URL) -> String {
+        (try? String(contentsOf: url, encoding: .utf8)) ?? ""
     }
 }
