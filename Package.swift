@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
         .library(name: "FUSEMount", targets: ["FUSEMount"]),
         .executable(name: "wopi-host", targets: ["wopi-host"]),
+        .library(name: "WOPIClient", targets: ["WOPIClient"]),
+        .executable(name: "wopi", targets: ["wopi"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -91,6 +93,20 @@ let package = Package(
             path: "Modules/WOPIOAuth",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "WOPIClient",
+            dependencies: [
+                "WOPIModels",
+                "WOPIStorage",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Modules/WOPIClient",
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Plugins
         .target(
@@ -156,6 +172,19 @@ let package = Package(
             ],
             path: "Examples/wopi-host",
             resources: [.copy("Samples")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "wopi",
+            dependencies: [
+                "WOPIClient",
+                "WOPIOAuth",
+                "WOPIModels",
+                "WOPIStorage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/wopi",
             swiftSettings: swiftSettings
         ),
 
@@ -230,6 +259,17 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/WOPIServerTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WOPIClientTests",
+            dependencies: [
+                "WOPIClient", "WOPIStorageConformance", "WOPIServer", "WOPIServerHummingbird", "wopi-host", "wopi",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Tests/WOPIClientTests",
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+import WOPIClient
+import WOPIModels
+
+/// One `wopi-host serve` process shared by the tests that need it, started on first use and stopped when the
+/// last test holding it lets go (and, as a safety net, when the test process exits).
+actor ServedHost {
+    static let shared = ServedHost()
+
+    struct Running: Sendable {
+        let process: HostProcess
+        let directory: TemporaryDirectory
+        let baseURL: String
+    }
+
+    private var running: Task<Running, any Error>?
+    private var users = 0
+
+    /// Runs `body` with the shared host; the host keeps running while any test uses it.
+    static func with<T: Sendable>(_ body: @Sendable (Running) async throws -> T) async throws -> T {
+        let host = try await shared.acquire()
+        do {
+            let result = try await body(host)
+            await shared.release()
+            return result
+        } catch {
+            await shared.release()
+            throw error
+        }
+    }
+
+    private func acquire() async throws -> Running {
+        users += 1
+        if let running { return try await running.value }
+        let task = Task {
+            let directory = try TemporaryDirectory()
+            let process = try HostProcess(dataDirectory: directory.url)
+            ChildProcesses.register(process.process.processIdentifier)
+            let url = try await process.waitUntilListening()
+            return Running(process: process, directory: directory, baseURL: url)
+        }
+        running = task
+        return try await task.value
+    }
+
+    private func release() async {
+        users -= 1
+        guard users == 0, let task = running else { return }
+        running = nil
+        if let host = try? await task.value {
+            await host.process.stop()
+            ChildProcesses.unregister(host.process.process.processIdentifier)
+            host.directory.remove()
+        }
+    }
+}
+
+extension ServedHost.Running {
+    /// `wopi-host token` for a file of a user: its WOPISrc and token, as a resource.
+    func token(user: String = "demo", file: String = "Welcome.docx", ttl: Int = 3600) async throws -> WOPIResource {
+        let result = try await WopiProcess.run(
+            ["token", "--data", directory.url.path, "--user", user, "--file", file, "--ttl", String(ttl)],
+            executable: HostProcess.executable)
+        guard result.status == 0 else { throw HostProcessError("wopi-host token failed: \(result.error)") }
+        let output = result.output
+        struct Token: Decodable {
+            var wopiSrc: String
+            var accessToken: String
+            var accessTokenTTL: Int64
+        }
+        let token = try JSONDecoder().decode(Token.self, from: Data(output.utf8))
+        return try WOPIResource(
+            endpoint: URL(string: token.wopiSrc)!, accessToken: token.accessToken,
+            expiry: EpochMilliseconds.date(token.accessTokenTTL))
+    }
+}
+
+/// Child processes to kill if the test process exits while they run.
+enum ChildProcesses {
+    static let pids = Mutex<Set<Int32>>([])
+    private static let installed = Mutex(false)
+
+    static func register(_ pid: Int32) {
+        pids.withLock { _ = $0.insert(pid) }
+        installed.withLock { done in
+            guard !done else { return }
+            done = true
+            atexit {
+                for pid in ChildProcesses.pids.withLock({ $0 }) { kill(pid, SIGKILL) }
+            }
+        }
+    }
+
+    static func unregister(_ pid: Int32) {
+        pids.withLock { _ = $0.remove(pid) }
+    }
+}
