@@ -1,0 +1,6 @@
+import ArgumentParser
+
+@main
+struct WOPIKitBench: AsyncParsableCommand {
+    func run() async throws {}
+}
