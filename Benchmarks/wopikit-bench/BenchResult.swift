@@ -28,7 +28,8 @@ struct BenchResult {
         let rows = [header] + results.map(\.cells)
         let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
-            "| " + zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+            "| "
+                + zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
                 .joined(separator: " | ") + " |"
         }
         let rule = "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|"

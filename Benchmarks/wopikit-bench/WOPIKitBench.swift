@@ -55,8 +55,9 @@ struct WOPIKitBench: AsyncParsableCommand {
         }
         try await http.shutdown()
         let benchPeak = try ProcessMemory(pid: getpid()).peakResidentBytes()
-        print("\nwopi-host \(executable.path), chunk \(chunkSize) bytes; benchmark's own peak RSS "
-            + BenchResult.mebibytes(benchPeak) + "\n")
+        print(
+            "\nwopi-host \(executable.path), chunk \(chunkSize) bytes; benchmark's own peak RSS "
+                + BenchResult.mebibytes(benchPeak) + "\n")
         print(BenchResult.table(results))
         let limit = Int64(maxRssMb) * 1_000_000
         let over = results.filter { $0.size >= 1 << 30 && $0.peakRSS > limit }

@@ -124,7 +124,9 @@ struct LoadClient {
             if Bool.random(using: &random) {
                 let refresh = try await client.lockOperation(WOPIOverride.refreshLock, file, lock: lockID, at: base)
                 tally.record("RefreshLock", refresh.status)
-                if refresh.status != 200 { tally.violation("RefreshLock \(file.index) of a held lock: \(refresh.status)") }
+                if refresh.status != 200 {
+                    tally.violation("RefreshLock \(file.index) of a held lock: \(refresh.status)")
+                }
             }
         }
         try await getLock(file, holding: true)

@@ -25,7 +25,9 @@ final class LoadTally: Sendable {
         state.withLock { $0.transportFailures.append(description) }
     }
 
-    func count(_ operation: String, _ status: Int) -> Int { state.withLock { $0.counts["\(operation) \(status)"] ?? 0 } }
+    func count(_ operation: String, _ status: Int) -> Int {
+        state.withLock { $0.counts["\(operation) \(status)"] ?? 0 }
+    }
     var violations: [String] { state.withLock { $0.violations } }
     var transportFailures: [String] { state.withLock { $0.transportFailures } }
     var total: Int { state.withLock { $0.counts.values.reduce(0, +) } }

@@ -18,7 +18,8 @@ struct ReceivedBody: Sendable {
             if prefix.readableBytes < ContentPattern.markerSize {
                 var head = chunk
                 if let slice = head.readSlice(
-                    length: min(head.readableBytes, ContentPattern.markerSize - prefix.readableBytes)) {
+                    length: min(head.readableBytes, ContentPattern.markerSize - prefix.readableBytes))
+                {
                     prefix.writeImmutableBuffer(slice)
                 }
             }

@@ -34,7 +34,9 @@ final class WOPIClient: Sendable {
 
     func checkFileInfo(_ file: WOPIFile, at base: String) async throws -> (Reply, CheckFileInfo?) {
         let reply = try await send(HTTPClientRequest(url: file.url(base)))
-        let info = reply.status == 200 ? try? JSONDecoder().decode(CheckFileInfo.self, from: Data(reply.body.readableBytesView)) : nil
+        let info =
+            reply.status == 200
+            ? try? JSONDecoder().decode(CheckFileInfo.self, from: Data(reply.body.readableBytesView)) : nil
         return (reply, info)
     }
 
