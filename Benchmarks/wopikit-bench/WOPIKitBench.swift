@@ -107,7 +107,9 @@ struct WOPIKitBench: AsyncParsableCommand {
 
         guard memory.resetPeak() else { throw BenchError("Cannot reset VmHWM of \(host.pid).") }
         let getStart = ContinuousClock.now
-        let getResponse = try await http.execute(HTTPClientRequest(url: contentsURL), timeout: .minutes(30))
+        var get = HTTPClientRequest(url: contentsURL)
+        get.headers.add(name: "X-WOPI-MaxExpectedSize", value: String(size))
+        let getResponse = try await http.execute(get, timeout: .minutes(30))
         guard getResponse.status == .ok else { throw BenchError("GetFile answered \(getResponse.status)") }
         var verifier = PatternVerifier()
         for try await chunk in getResponse.body { verifier.consume(chunk) }
