@@ -188,6 +188,19 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: Benchmarks
+        .executableTarget(
+            name: "wopikit-bench",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/wopikit-bench",
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: Tests
         .testTarget(
             name: "WOPIModelsTests",
@@ -270,6 +283,17 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Tests/WOPIClientTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WOPIHostStressTests",
+            dependencies: [
+                "wopi-host", "SQLiteStorage", "WOPIStorage", "WOPIModels",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/WOPIHostStressTests",
             swiftSettings: swiftSettings
         ),
     ]
