@@ -296,5 +296,17 @@ let package = Package(
             path: "Tests/WOPIHostStressTests",
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "WOPIValidatorScenarioTests",
+            dependencies: [
+                "wopi-host", "WOPIModels",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/WOPIValidatorScenarioTests",
+            swiftSettings: swiftSettings
+        ),
     ]
 )

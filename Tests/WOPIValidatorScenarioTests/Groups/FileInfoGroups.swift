@@ -1,0 +1,46 @@
+extension ValidatorGroup {
+    /// `CheckFileInfoSchema`: the CSPP schema and the invalid-token answer (`HostUrls` is `OfficeOnline` only).
+    static let checkFileInfoSchema = ValidatorGroup(
+        name: "CheckFileInfoSchema", prerequisites: [Prerequisite.wopiValidator],
+        cases: [
+            ValidatorCase("FullCheckFileInfoSchema") { run in
+                // Beyond the schema: BaseFileName must not start with "." (digest §17.3) and no JSON nulls
+                // (digest §2.5, which this port adds on purpose).
+                let reply = try await run.send(.checkFileInfo, expect: [.ok, .checkFileInfoSchema, .noJSONNulls])
+                if reply.json?.select("BaseFileName")?.stringValue?.hasPrefix(".") == true {
+                    return try run.fail("BaseFileName starts with '.'")
+                }
+            },
+            ValidatorCase("CheckFileWithInvalidAccessToken") { run in
+                try await run.send(.checkFileInfo, token: ValidatorValues.invalidToken, expect: [.invalidToken])
+            },
+        ])
+
+    /// `BaseWopiViewing`: what a viewer needs.
+    static let baseWopiViewing = ValidatorGroup(
+        name: "BaseWopiViewing", prerequisites: [Prerequisite.wopiValidator],
+        cases: [
+            ValidatorCase("CheckFileInfoFieldsNotToBeSetByHosts") { run in
+                try await run.send(
+                    .checkFileInfo,
+                    expect: [
+                        .json(
+                            [.string("UserId", required: true)]
+                                + [
+                                    "HostAuthenticationId", "PresenceUserId", "TenantId", "UserPrincipalName",
+                                    "AADUserObjectId",
+                                ].map { .string($0, equals: "") }
+                                + [.string("FileExtension", equals: ".wopitest")])
+                    ])
+            },
+            ValidatorCase("ViewOnlySupport") { run in
+                try await run.send(
+                    .checkFileInfo,
+                    expect: [.json(ValidatorValues.basicCheckFileInfoRules + ValidatorValues.viewingURLRules)])
+                try await run.send(.getFile(lock: nil))
+            },
+            ValidatorCase("GetUnlockedFile") { run in
+                try await run.send(.getFile(lock: nil))
+            },
+        ])
+}

@@ -1,0 +1,53 @@
+import Foundation
+
+/// What the validator is pointed at: the WOPISrc of a `.wopitest` file, a token for it and the token's TTL
+/// (the CLI's `-w`, `-t` and `-l`).
+struct ValidatorTarget: Sendable {
+    /// The storage the example host runs on.
+    enum Storage: String, CaseIterable, Sendable, CustomStringConvertible {
+        case sqlite, fs
+        var description: String { rawValue }
+    }
+
+    let wopiSrc: String
+    let accessToken: String
+    let accessTokenTTL: Int64
+
+    /// Where the test file goes: the validator needs at least one ancestor container, so not the root.
+    static let testFilePath = "WopiValidator/test.wopitest"
+
+    /// Starts the real `wopi-host serve --storage STORAGE --port 0` on a fresh data directory, imports a
+    /// small `test.wopitest` below the demo user's root, mints a token with `wopi-host token`, runs `body`,
+    /// then stops the host and removes the directory.
+    static func withHost<T: Sendable>(
+        storage: Storage, _ body: @Sendable (ValidatorTarget) async throws -> T
+    ) async throws -> T {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let host = try HostProcess(dataDirectory: directory.url, extraArguments: ["--storage", storage.rawValue])
+        do {
+            _ = try await host.waitUntilListening()
+            let local = directory.url.appendingPathComponent("seed.wopitest")
+            try Data("wopitest".utf8).write(to: local)
+            let data = directory.url.path
+            _ = try HostProcess.run(["import", "--data", data, "--user", "demo", local.path, testFilePath])
+            let json = try HostProcess.run(["token", "--data", data, "--user", "demo", "--file", testFilePath])
+            let token = try JSONDecoder().decode(TokenOutput.self, from: Data(json.utf8))
+            let target = ValidatorTarget(
+                wopiSrc: token.wopiSrc, accessToken: token.accessToken, accessTokenTTL: token.accessTokenTTL)
+            let result = try await body(target)
+            await host.stop()
+            return result
+        } catch {
+            await host.stop()
+            throw error
+        }
+    }
+
+    /// The JSON `wopi-host token` prints.
+    private struct TokenOutput: Decodable {
+        var wopiSrc: String
+        var accessToken: String
+        var accessTokenTTL: Int64
+    }
+}
