@@ -202,6 +202,11 @@ let package = Package(
         ),
 
         // MARK: Tests
+        .target(
+            name: "WOPITestSupport",
+            path: "Tests/WOPITestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "WOPIModelsTests",
             dependencies: ["WOPIModels"],
@@ -216,7 +221,9 @@ let package = Package(
         ),
         .testTarget(
             name: "FileSystemStorageTests",
-            dependencies: ["FileSystemStorage", "WOPIStorageConformance"],
+            dependencies: [
+                "WOPITestSupport", "FileSystemStorage", "WOPIStorageConformance",
+            ],
             path: "Tests/FileSystemStorageTests",
             swiftSettings: swiftSettings
         ),
@@ -263,6 +270,7 @@ let package = Package(
         .testTarget(
             name: "WOPIServerTests",
             dependencies: [
+                "WOPITestSupport",
                 "WOPIServer", "WOPIServerHummingbird", "FileSystemStorage", "wopi-host",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -277,6 +285,7 @@ let package = Package(
         .testTarget(
             name: "WOPIClientTests",
             dependencies: [
+                "WOPITestSupport",
                 "WOPIClient", "WOPIStorageConformance", "WOPIServer", "WOPIServerHummingbird", "wopi-host", "wopi",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -288,6 +297,7 @@ let package = Package(
         .testTarget(
             name: "WOPIHostStressTests",
             dependencies: [
+                "WOPITestSupport",
                 "wopi-host", "SQLiteStorage", "WOPIStorage", "WOPIModels",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -299,6 +309,7 @@ let package = Package(
         .testTarget(
             name: "WOPIValidatorScenarioTests",
             dependencies: [
+                "WOPITestSupport",
                 "wopi-host", "WOPIModels",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

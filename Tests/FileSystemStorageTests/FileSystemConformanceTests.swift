@@ -2,6 +2,7 @@ import FileSystemStorage
 import Testing
 import WOPIStorage
 import WOPIStorageConformance
+import WOPITestSupport
 
 @Suite("FileSystemStorage conformance")
 struct FileSystemConformanceTests {

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import Testing
 import WOPIStorage
+import WOPITestSupport
 
 @Suite("FileSystemStorage on a real directory")
 struct FileSystemStorageTests {

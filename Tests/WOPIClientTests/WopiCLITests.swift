@@ -4,6 +4,7 @@ import WOPIClient
 import WOPIModels
 import WOPIServer
 import WOPIStorage
+import WOPITestSupport
 
 /// The `wopi` tool as a process: sign-in through a scripted `$BROWSER` against a real OAuth server and
 /// bootstrapper, then every command, `--json` output and exit codes.

@@ -2,6 +2,7 @@ import Foundation
 import SQLiteStorage
 import Testing
 import WOPIModels
+import WOPITestSupport
 
 /// SIGKILL of the example host (SQLite storage) while many PutFiles are in flight, at several moments.
 ///
@@ -37,7 +38,7 @@ import WOPIModels
         do {
             var base = try await host.waitUntilListening()
             let sizes = (0..<Self.fileCount).map { _ in Int.random(in: (16 * 1024)...(512 * 1024), using: &random) }
-            let files = try WOPIFile.importFiles(sizes: sizes, into: directory.url, registry: registry)
+            let files = try await WOPIFile.importFiles(sizes: sizes, into: directory.url, registry: registry)
 
             var locks: [Int: String] = [:]
             for file in files where Self.lockedFiles.contains(file.index) || file.index == Self.releasedFile {

@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteStorage
 import Testing
+import WOPITestSupport
 
 /// Sixteen concurrent WOPI clients against the example host (SQLite storage) for ``duration``.
 ///
@@ -23,7 +24,7 @@ import Testing
         do {
             let base = try await host.waitUntilListening()
             let sizes = (0..<Self.fileCount).map { 100_000 + $0 * 50_000 }
-            let files = try WOPIFile.importFiles(sizes: sizes, into: directory.url, registry: registry)
+            let files = try await WOPIFile.importFiles(sizes: sizes, into: directory.url, registry: registry)
 
             let started = ContinuousClock.now
             let deadline = started + Self.duration

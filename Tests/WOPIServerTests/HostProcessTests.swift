@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WOPITestSupport
 
 /// The example host as a new user runs it: the real executable, real sockets, the CLI beside it.
 @Suite(.serialized) struct HostProcessTests {
@@ -10,7 +11,7 @@ import Testing
         let base = try await host.waitUntilListening()
         #expect(host.printed.contains("user: demo"), "an empty data directory is seeded")
 
-        let json = try HostProcess.run([
+        let json = try await HostProcess.run([
             "token", "--data", directory.url.path, "--user", "demo", "--file", "Welcome.docx",
         ])
         let token = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
@@ -30,12 +31,14 @@ import Testing
         #expect(try await HTTP.post(url, ["X-WOPI-Override": "UNLOCK", "X-WOPI-Lock": "cli"]).status == 200)
 
         // The CLI changes the data while the server runs, and the server sees it at once.
-        _ = try HostProcess.run(
+        _ = try await HostProcess.run(
             ["user", "add", "ana", "--data", directory.url.path, "--password-stdin"], input: "s3cret\n")
         let local = directory.url.appendingPathComponent("plan.txt")
         try Data("plan".utf8).write(to: local)
-        _ = try HostProcess.run(["import", "--data", directory.url.path, "--user", "ana", local.path, "Work/plan.txt"])
-        let anaJSON = try HostProcess.run([
+        _ = try await HostProcess.run([
+            "import", "--data", directory.url.path, "--user", "ana", local.path, "Work/plan.txt",
+        ])
+        let anaJSON = try await HostProcess.run([
             "token", "--data", directory.url.path, "--user", "ana", "--file", "Work/plan.txt",
         ])
         let ana = try JSONSerialization.jsonObject(with: Data(anaJSON.utf8)) as? [String: Any] ?? [:]

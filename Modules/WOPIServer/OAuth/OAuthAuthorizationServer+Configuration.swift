@@ -9,6 +9,9 @@ extension OAuthAuthorizationServer {
         /// (`Host`, `X-Forwarded-Proto`) is used, like ``WOPIHostConfiguration/publicURL``; set it in production so a
         /// forged `Host` header cannot change `iss`.
         public var issuer: String?
+        /// The scheme the server itself serves (`http`, or `https` when it terminates TLS): with no ``issuer``,
+        /// a request's origin uses it unless a proxy's `X-Forwarded-Proto` says otherwise.
+        public var scheme = "http"
         /// The authorization endpoint's path.
         public var authorizationPath = "/oauth2/authorize"
         /// The token endpoint's path.

@@ -105,7 +105,7 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, Sendable 
 
     /// The issuer: the configured one, or the request's origin.
     func issuer(for request: WOPIRequest) -> String {
-        var issuer = configuration.issuer ?? request.origin ?? "http://localhost"
+        var issuer = configuration.issuer ?? request.origin(defaultScheme: configuration.scheme) ?? "http://localhost"
         while issuer.hasSuffix("/") { issuer.removeLast() }
         return issuer
     }

@@ -7,6 +7,7 @@ import Synchronization
 import WOPIServer
 import WOPIServerHummingbird
 import WOPIStorage
+import WOPITestSupport
 
 /// A real WOPI host with a bootstrapper and a small RFC 6749 authorization server (code flow with PKCE S256,
 /// refresh tokens) on 127.0.0.1 with an OS-chosen port, for the tests that need OAuth: GetNewAccessToken, token

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import WOPIClient
 import WOPIModels
+import WOPITestSupport
 
 /// One `wopi-host serve` process shared by the tests that need it, started on first use and stopped when the
 /// last test holding it lets go (and, as a safety net, when the test process exits).
@@ -73,26 +74,5 @@ extension ServedHost.Running {
         return try WOPIResource(
             endpoint: URL(string: token.wopiSrc)!, accessToken: token.accessToken,
             expiry: EpochMilliseconds.date(token.accessTokenTTL))
-    }
-}
-
-/// Child processes to kill if the test process exits while they run.
-enum ChildProcesses {
-    static let pids = Mutex<Set<Int32>>([])
-    private static let installed = Mutex(false)
-
-    static func register(_ pid: Int32) {
-        pids.withLock { _ = $0.insert(pid) }
-        installed.withLock { done in
-            guard !done else { return }
-            done = true
-            atexit {
-                for pid in ChildProcesses.pids.withLock({ $0 }) { kill(pid, SIGKILL) }
-            }
-        }
-    }
-
-    static func unregister(_ pid: Int32) {
-        pids.withLock { _ = $0.remove(pid) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WOPITestSupport
 
 /// A test file on the host: its index in the test's list, its WOPI file ID and an access token for it.
 ///
@@ -16,22 +17,26 @@ struct WOPIFile: Sendable, Hashable {
     /// with `wopi-host import`, registers that version, and mints a token for each with `wopi-host token`.
     ///
     /// The host must be serving `dataDirectory` (`token` prints URLs of the running `serve`).
-    static func importFiles(sizes: [Int], into dataDirectory: URL, registry: VersionRegistry) throws -> [WOPIFile] {
+    static func importFiles(sizes: [Int], into dataDirectory: URL, registry: VersionRegistry) async throws
+        -> [WOPIFile]
+    {
         let staging = dataDirectory.appendingPathComponent("import-staging")
         try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: staging) }
         let data = ["--data", dataDirectory.path, "--user", "demo"]
-        return try sizes.enumerated().map { index, size in
+        var files: [WOPIFile] = []
+        for (index, size) in sizes.enumerated() {
             let local = staging.appendingPathComponent("file-\(index).bin")
             try registry.register(ContentPattern(file: index, version: 0, size: size)).write(to: local)
             let path = "Stress/file-\(index).bin"
-            _ = try HostProcess.run(["import"] + data + [local.path, path])
-            let json = try HostProcess.run(["token"] + data + ["--file", path])
+            _ = try await HostProcess.run(["import"] + data + [local.path, path])
+            let json = try await HostProcess.run(["token"] + data + ["--file", path])
             let token = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
             guard let wopiSrc = token["wopiSrc"] as? String, let accessToken = token["accessToken"] as? String,
                 let id = wopiSrc.split(separator: "/").last
             else { throw HostProcessError("wopi-host token printed no wopiSrc/accessToken: \(json)") }
-            return WOPIFile(index: index, id: String(id), token: accessToken)
+            files.append(WOPIFile(index: index, id: String(id), token: accessToken))
         }
+        return files
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WOPITestSupport
 
 /// What the validator is pointed at: the WOPISrc of a `.wopitest` file, a token for it and the token's TTL
 /// (the CLI's `-w`, `-t` and `-l`).
@@ -30,8 +31,8 @@ struct ValidatorTarget: Sendable {
             let local = directory.url.appendingPathComponent("seed.wopitest")
             try Data("wopitest".utf8).write(to: local)
             let data = directory.url.path
-            _ = try HostProcess.run(["import", "--data", data, "--user", "demo", local.path, testFilePath])
-            let json = try HostProcess.run(["token", "--data", data, "--user", "demo", "--file", testFilePath])
+            _ = try await HostProcess.run(["import", "--data", data, "--user", "demo", local.path, testFilePath])
+            let json = try await HostProcess.run(["token", "--data", data, "--user", "demo", "--file", testFilePath])
             let token = try JSONDecoder().decode(TokenOutput.self, from: Data(json.utf8))
             let target = ValidatorTarget(
                 wopiSrc: token.wopiSrc, accessToken: token.accessToken, accessTokenTTL: token.accessTokenTTL)

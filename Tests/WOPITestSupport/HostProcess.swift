@@ -1,19 +1,21 @@
 import Foundation
 import Synchronization
 
-/// The real `wopi-host` executable, run as a child process (adapted from the `WOPIServerTests` helper).
-final class HostProcess: Sendable {
-    /// The built `wopi-host` next to the test bundle.
-    static var executable: URL {
+/// The real `wopi-host` executable, run as a child process for end-to-end tests and benchmarks.
+public final class HostProcess: Sendable {
+    /// The built `wopi-host` next to the running test bundle or executable.
+    public static var executable: URL {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("wopi-host")
     }
 
-    let process: Process
-    let dataDirectory: URL
+    /// The child process.
+    public let process: Process
+    /// The `--data` directory it serves.
+    public let dataDirectory: URL
     private let output = OutputBuffer()
 
     /// Starts `wopi-host serve --port 0` on `dataDirectory`; call ``waitUntilListening(timeout:)`` next.
-    init(dataDirectory: URL, extraArguments: [String] = []) throws {
+    public init(dataDirectory: URL, extraArguments: [String] = []) throws {
         self.dataDirectory = dataDirectory
         process = Process()
         process.executableURL = Self.executable
@@ -31,16 +33,17 @@ final class HostProcess: Sendable {
             output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
         try process.run()
+        ChildProcesses.register(process.processIdentifier)
     }
 
     /// The process ID, for `/proc/PID/status` and signals.
-    var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.processIdentifier }
 
     /// Everything the process printed so far.
-    var printed: String { output.text.withLock { $0 } }
+    public var printed: String { output.text.withLock { $0 } }
 
     /// Waits (up to `timeout`) for `listening on URL` and returns the URL.
-    func waitUntilListening(timeout: Duration = .seconds(60)) async throws -> String {
+    public func waitUntilListening(timeout: Duration = .seconds(60)) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let line = printed.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) {
@@ -54,29 +57,22 @@ final class HostProcess: Sendable {
 
     /// Sends `signal` and waits for the process to exit; returns its exit status (the signal number if killed).
     @discardableResult
-    func stop(signal: Int32 = SIGTERM) async -> Int32 {
+    public func stop(signal: Int32 = SIGTERM) async -> Int32 {
         if process.isRunning { kill(process.processIdentifier, signal) }
         while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        ChildProcesses.unregister(process.processIdentifier)
         return process.terminationStatus
     }
 
-    /// Runs another `wopi-host` subcommand to completion and returns its standard output.
-    static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
+    /// Runs another `wopi-host` subcommand to completion, feeding it `input`, and returns its standard output.
+    public static func run(_ arguments: [String], input: String? = nil) async throws -> String {
+        let result = try await ChildProcess.run(executable, arguments, input: input)
+        guard result.status == 0 else {
             throw HostProcessError(
-                "wopi-host \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)")
+                "wopi-host \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.output)\(result.error)"
+            )
         }
-        return text
+        return result.output
     }
 }
 
