@@ -160,6 +160,8 @@ let package = Package(
         .executableTarget(
             name: "wopi-host",
             dependencies: [
+                "WOPIModels",
+                "WOPIServer",
                 "WOPIServerHummingbird",
                 "FileSystemStorage",
                 "SQLiteStorage",

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Logging
 import WOPIServer
 
 /// `wopi-host client add ID --redirect-uri URI… (--secret-stdin | --public)`: registers OAuth clients.
@@ -56,7 +55,7 @@ struct ClientCommand: AsyncParsableCommand {
             } else {
                 client = try OAuthClient(id: id, kind: .public, redirectURIs: redirectURIs, name: name)
             }
-            try await data.open().oauthStore().saveClient(client)
+            try await data.open().stores().oauth.saveClient(client)
             print("client \(id) saved (\(isPublic ? "public" : "confidential"))")
         }
     }
@@ -66,29 +65,11 @@ struct ClientCommand: AsyncParsableCommand {
         @OptionGroup var data: DataOptions
 
         func run() async throws {
-            for client in try await data.open().oauthStore().allClients() {
+            for client in try await data.open().stores().oauth.allClients() {
                 print(
                     "\(client.id)\t\(client.isPublic ? "public" : "confidential")\t\(client.redirectURIs.joined(separator: " "))"
                 )
             }
         }
-    }
-}
-
-extension DataDirectory {
-    /// The OAuth clients, codes and tokens of this data directory (`DIR/oauth.json`), shared by `serve` and
-    /// `client`.
-    func oauthStore() -> any OAuthStore {
-        FileOAuthStore(url: url.appendingPathComponent("oauth.json"))
-    }
-
-    /// The OAuth authorization server of this data directory: its store, and a form-signing key kept in
-    /// `DIR/secrets/oauth-form.key` so every `serve` process accepts the others' sign-in forms.
-    func oauthServer(
-        users: any UserDirectory, configuration: OAuthAuthorizationServer.Configuration, logger: Logger
-    ) throws -> OAuthAuthorizationServer {
-        var configuration = configuration
-        configuration.formKey = try SecretKeyFile.loadOrCreate(at: url.appendingPathComponent("secrets/oauth-form.key"))
-        return OAuthAuthorizationServer(store: oauthStore(), users: users, configuration: configuration, logger: logger)
     }
 }

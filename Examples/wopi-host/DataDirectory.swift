@@ -1,5 +1,6 @@
 import FileSystemStorage
 import Foundation
+import Logging
 import SQLiteStorage
 import WOPIServer
 import WOPIStorage
@@ -8,8 +9,10 @@ import WOPIStorage
 ///
 /// ```
 /// DIR/host.json        which storage this directory uses (written once)
-/// DIR/secrets/         token.key (0600): signs WOPI access tokens; shared by `serve` and `token`
+/// DIR/secrets/         (0700) token.key: signs WOPI access tokens, shared by `serve` and `token`;
+///                      oauth-form.key: signs sign-in forms; office-client-secret: the demo Office client's
 /// DIR/users.json       users
+/// DIR/oauth.json       OAuth clients, and hashed authorization codes and refresh tokens
 /// DIR/wopi.sqlite      files, versions and locks (sqlite storage, the default)
 /// DIR/files/           the files (fs storage)
 /// DIR/server.json      the URL of the running `serve`, so `token` can print a usable WOPISrc
@@ -27,6 +30,7 @@ struct DataDirectory {
         let storage: any StorageBackend
         let locks: any LockStore
         let users: any UserDirectory
+        let oauth: any OAuthStore
     }
 
     struct Settings: Codable {
@@ -62,17 +66,41 @@ struct DataDirectory {
     /// Opens the stores of this directory.
     func stores() throws -> Stores {
         let users = FileUserDirectory(url: url.appendingPathComponent("users.json"))
+        let oauth = FileOAuthStore(url: url.appendingPathComponent("oauth.json"))
         switch settings.storage {
         case .sqlite:
             let database = try SQLiteDatabase(path: url.appendingPathComponent("wopi.sqlite").path)
             return Stores(
                 storage: try SQLiteStorage(database: database), locks: try SQLiteLockStore(database: database),
-                users: users)
+                users: users, oauth: oauth)
         case .fs:
             return Stores(
                 storage: try FileSystemStorage(root: url.appendingPathComponent("files")), locks: InMemoryLockStore(),
-                users: users)
+                users: users, oauth: oauth)
         }
+    }
+
+    /// The OAuth authorization server over `stores`, with a form-signing key kept in
+    /// `DIR/secrets/oauth-form.key` so every `serve` process on this directory accepts the others' sign-in forms.
+    func oauthServer(
+        stores: Stores, configuration: OAuthAuthorizationServer.Configuration, logger: Logger
+    ) throws -> OAuthAuthorizationServer {
+        var configuration = configuration
+        configuration.formKey = try SecretKeyFile.loadOrCreate(at: url.appendingPathComponent("secrets/oauth-form.key"))
+        return OAuthAuthorizationServer(
+            store: stores.oauth, users: stores.users, configuration: configuration, logger: logger)
+    }
+
+    /// Writes `text` to `DIR/secrets/NAME`, readable only by its owner.
+    func writeSecret(_ text: String, named name: String) throws -> URL {
+        let file = url.appendingPathComponent("secrets/\(name)")
+        try FileManager.default.createDirectory(
+            at: file.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        else { throw ValidationFailure("Cannot write \(file.path); check the data directory's permissions.") }
+        try Data((text + "\n").utf8).write(to: file)
+        return file
     }
 
     // MARK: The running server's address

@@ -14,6 +14,34 @@ enum DemoSeed {
           mint a token: wopi-host token --data <DIR> --user \(user) --file Welcome.docx
         """
 
+    /// The demo OAuth clients: Office's (confidential, the CSPP stop URL `https://localhost`) and the `wopi`
+    /// CLI's (public, PKCE, loopback). Returns the lines to print.
+    static func registerClients(in store: any OAuthStore, directory: DataDirectory) async throws -> String {
+        let secret = randomSecret()
+        try await store.saveClient(
+            try OAuthClient.confidential(
+                id: "office", secret: secret, redirectURIs: ["https://localhost"], name: "Microsoft Office"))
+        try await store.saveClient(
+            try OAuthClient(
+                id: "wopi-cli", kind: .public,
+                redirectURIs: ["http://127.0.0.1/callback", "http://[::1]/callback"], name: "wopi command line"))
+        let secretFile = try directory.writeSecret(secret, named: "office-client-secret")
+        return """
+            Registered OAuth clients:
+              office    confidential, redirect https://localhost, secret in \(secretFile.path)
+              wopi-cli  public (PKCE), redirect http://127.0.0.1/callback (any port)
+              sign in from a terminal: wopi login <URL>/wopibootstrapper
+            """
+    }
+
+    /// 32 random bytes, base64url without padding.
+    private static func randomSecret() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
     static func seed(users: any UserDirectory, storage: any StorageBackend) async throws {
         let hash = try PasswordHasher().hash(password)
         try await users.save(

@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import UnixSignals
+import WOPIModels
 import WOPIServer
 import WOPIServerHummingbird
 
@@ -21,6 +22,16 @@ struct ServeCommand: AsyncParsableCommand {
         String?
     @Option(name: .long, help: "Serve HTTPS with this PEM certificate chain (needs --tls-key).") var tlsCert: String?
     @Option(name: .long, help: "The PEM private key of --tls-cert.") var tlsKey: String?
+    @Option(name: .long, help: "The privacy statement linked from the sign-in page (a CSPP onboarding field).")
+    var privacyURL: String?
+    @Option(name: .long, help: "The provider ID Microsoft assigned at onboarding, sent in the bootstrapper challenge.")
+    var providerID: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "App-to-app sign-in schemes for the bootstrapper challenge, as JSON.",
+            discussion: #"For example {"iOS":["contoso"],"Android":["5","com.contoso.app","com.contoso.Auth"]}."#))
+    var urlSchemes: String?
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error.") var logLevel: String = "info"
 
     func run() async throws {
@@ -34,18 +45,31 @@ struct ServeCommand: AsyncParsableCommand {
             try await DemoSeed.seed(users: users, storage: storage)
             Console.line(DemoSeed.banner)
         }
+        if try await stores.oauth.allClients().isEmpty {
+            Console.line(try await DemoSeed.registerClients(in: stores.oauth, directory: directory))
+        }
 
         let tls = try tlsConfiguration()
         let scheme = tls == nil ? "http" : "https"
+        var oauthConfiguration = OAuthAuthorizationServer.Configuration()
+        oauthConfiguration.issuer = publicURL
+        oauthConfiguration.scheme = scheme
+        oauthConfiguration.privacyStatementURL = privacyURL
+        let oauth = try directory.oauthServer(stores: stores, configuration: oauthConfiguration, logger: logger)
+
         var configuration = WOPIHostConfiguration()
         configuration.publicURL = publicURL
         configuration.scheme = scheme
         let wopi = WOPIHost(
             storage: storage, locks: stores.locks, users: users, tokens: try directory.tokenSigner(),
-            configuration: configuration, logger: logger)
+            configuration: configuration,
+            bootstrapper: BootstrapperConfiguration(
+                verifier: oauth, providerID: providerID, urlSchemes: try parsedURLSchemes()),
+            logger: logger)
 
         let router = Router()
         WOPIRoutes.add(to: router, host: wopi)
+        OAuthRoutes.add(to: router, server: oauth)
         router.get("health") { _, _ in "ok" }
 
         let bindHost = host
@@ -65,6 +89,16 @@ struct ServeCommand: AsyncParsableCommand {
             configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         defer { directory.clearServerURL() }
         try await group.run()
+    }
+
+    /// `--url-schemes` as the bootstrapper's `UrlSchemes`, or `nil`.
+    private func parsedURLSchemes() throws -> URLSchemes? {
+        guard let urlSchemes else { return nil }
+        do {
+            return try URLSchemes(encodedValue: urlSchemes)
+        } catch {
+            throw ValidationError("--url-schemes: \(error)")
+        }
     }
 
     /// The TLS settings from `--tls-cert` and `--tls-key`, or `nil` for plain HTTP.

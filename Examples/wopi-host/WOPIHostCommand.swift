@@ -6,7 +6,9 @@ struct WOPIHostCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wopi-host",
         abstract: "An example WOPI host for Microsoft Office, built on WOPIKit.",
-        subcommands: [ServeCommand.self, UserCommand.self, ImportCommand.self, TokenCommand.self])
+        subcommands: [
+            ServeCommand.self, UserCommand.self, ClientCommand.self, ImportCommand.self, TokenCommand.self,
+        ])
 }
 
 /// Options every subcommand shares.

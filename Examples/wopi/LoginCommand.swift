@@ -54,7 +54,7 @@ struct LoginCommand: AsyncParsableCommand {
                 tokenEndpoint: challenge.tokenIssuanceURI, scopes: scope)
             Console.error("Opening \(challenge.authorizationURI.host ?? "the sign-in page") in your browser…")
             let authorizer = NativeAppAuthorizer(timeout: .seconds(timeout), logger: .cli)
-            let tokens = try await authorizer.authorize(configuration: oauth, userAgent: SystemBrowser())
+            let tokens = try await authorizer.authorize(configuration: oauth, userAgent: FallbackUserAgent())
             let session = OAuthSession(
                 client: TokenEndpointClient(configuration: oauth, logger: .cli), store: config.tokenStore,
                 key: placeName)

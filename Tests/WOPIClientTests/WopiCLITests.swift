@@ -15,16 +15,40 @@ struct WopiCLITests {
         let directory: TemporaryDirectory
         var environment: [String: String]
 
-        init() throws {
+        /// With `signIn`, the scripted browser fills the host's sign-in form (keeping its CSRF cookie) with those
+        /// credentials; without, it only follows the authorization endpoint's redirect.
+        init(signIn: (user: String, password: String)? = nil) throws {
             directory = try TemporaryDirectory()
             let browser = directory.url.appendingPathComponent("browser.sh")
-            try """
-            #!/bin/sh
-            # A scripted browser: fetch the authorization page, then follow its redirect to the loopback listener.
-            location=$(curl -s -o /dev/null -w '%{redirect_url}' "$1") || exit 1
-            [ -n "$location" ] || exit 1
-            curl -s -o /dev/null "$location"
-            """.write(to: browser, atomically: true, encoding: .utf8)
+            let script =
+                if let signIn {
+                    """
+                    #!/bin/sh
+                    # A scripted user: load the sign-in page, submit its form with the credentials, follow the redirect.
+                    jar=$(mktemp)
+                    page=$(curl -s -c "$jar" "$1") || exit 1
+                    action=$(printf '%s' "$1" | sed 's/?.*//')
+                    set --
+                    for pair in $(printf '%s' "$page" | grep -o '<input type="hidden" name="[^"]*" value="[^"]*"' \\
+                        | sed 's/<input type="hidden" name="\\([^"]*\\)" value="\\([^"]*\\)"/\\1=\\2/'); do
+                      set -- "$@" --data-urlencode "$pair"
+                    done
+                    location=$(curl -s -b "$jar" -o /dev/null -w '%{redirect_url}' "$@" \\
+                        --data-urlencode username=\(signIn.user) --data-urlencode password=\(signIn.password) "$action")
+                    rm -f "$jar"
+                    [ -n "$location" ] || exit 1
+                    curl -s -o /dev/null "$location"
+                    """
+                } else {
+                    """
+                    #!/bin/sh
+                    # A scripted browser: fetch the authorization page, then follow its redirect to the loopback listener.
+                    location=$(curl -s -o /dev/null -w '%{redirect_url}' "$1") || exit 1
+                    [ -n "$location" ] || exit 1
+                    curl -s -o /dev/null "$location"
+                    """
+                }
+            try script.write(to: browser, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: browser.path)
             environment = [
                 "XDG_CONFIG_HOME": directory.url.appendingPathComponent("config").path,
@@ -37,6 +61,31 @@ struct WopiCLITests {
         }
 
         func local(_ name: String) -> URL { directory.url.appendingPathComponent(name) }
+    }
+
+    @Test("login through wopi-host serve's own sign-in page, as the README shows, then put, ls and get")
+    func loginAgainstTheExampleHost() async throws {
+        let sandbox = try Sandbox(signIn: ("demo", "demo"))
+        defer { sandbox.directory.remove() }
+        try await ServedHost.with { host in
+            let login = try await sandbox.wopi("login", host.baseURL + "/wopibootstrapper", "--json")
+            #expect(login.status == 0, "\(login.error)")
+            #expect(login.output.contains(#""userID":"demo""#))
+            try "from the terminal".write(to: sandbox.local("note.txt"), atomically: true, encoding: .utf8)
+            let put = try await sandbox.wopi("put", sandbox.local("note.txt").path, "Documents/cli-note.txt")
+            #expect(put.status == 0, "\(put.error)")
+            #expect(try await sandbox.wopi("ls", "Documents").output.contains("cli-note.txt"))
+            #expect(try await sandbox.wopi("get", "Documents/cli-note.txt", "-").output == "from the terminal")
+            #expect(try await sandbox.wopi("rm", "Documents/cli-note.txt").status == 0)
+        }
+
+        let wrong = try Sandbox(signIn: ("demo", "not-the-password"))
+        defer { wrong.directory.remove() }
+        try await ServedHost.with { host in
+            let login = try await wrong.wopi("login", host.baseURL + "/wopibootstrapper", "--timeout", "3")
+            #expect(login.status != 0)
+            #expect(try await wrong.wopi("ls").status == 3)
+        }
     }
 
     @Test("login, ls, stat, put, get, mkdir, mv, lock, unlock, rm, open-url, logout, with --json and exit codes")

@@ -90,6 +90,22 @@ struct SystemBrowserTests {
         try await PrintingUserAgent(write: { printed.append($0) }).open(url)
         #expect(printed.text.contains(url.absoluteString))
     }
+
+    @Test func fallbackPrintsTheURLWhenNoBrowserOpens() async throws {
+        let printed = PrintedText()
+        let noBrowser = SystemBrowser(environment: ["BROWSER": "false"], fallbackCommands: [])
+        try await FallbackUserAgent(primary: noBrowser, fallback: PrintingUserAgent(write: { printed.append($0) }))
+            .open(url)
+        #expect(printed.text.contains(url.absoluteString))
+    }
+
+    @Test func fallbackIsUnusedWhenTheBrowserOpens() async throws {
+        let printed = PrintedText()
+        let browser = SystemBrowser(environment: ["BROWSER": "true"], fallbackCommands: [])
+        try await FallbackUserAgent(primary: browser, fallback: PrintingUserAgent(write: { printed.append($0) }))
+            .open(url)
+        #expect(printed.text.isEmpty)
+    }
 }
 
 /// Collects what a ``PrintingUserAgent`` writes.

@@ -37,7 +37,6 @@ actor ServedHost {
         let task = Task {
             let directory = try TemporaryDirectory()
             let process = try HostProcess(dataDirectory: directory.url)
-            ChildProcesses.register(process.process.processIdentifier)
             let url = try await process.waitUntilListening()
             return Running(process: process, directory: directory, baseURL: url)
         }
@@ -51,7 +50,6 @@ actor ServedHost {
         running = nil
         if let host = try? await task.value {
             await host.process.stop()
-            ChildProcesses.unregister(host.process.process.processIdentifier)
             host.directory.remove()
         }
     }
