@@ -61,7 +61,7 @@ struct LiveAuthServer: Sendable {
         let host = WOPIHost(
             storage: InMemoryStorage(), locks: InMemoryLockStore(), users: users,
             tokens: AccessTokenSigner(key: SymmetricKey(size: .bits256)),
-            bootstrapper: BootstrapperConfiguration(verifier: server), logger: logger)
+            bootstrapper: BootstrapperConfiguration(verifier: server), logger: logger, now: { clock.now() })
         let router = Router()
         WOPIRoutes.add(to: router, host: host)
         OAuthRoutes.add(to: router, server: server)
