@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTLS
 import Logging
 import NIOCore
+import SQLiteStorage
 import ServiceLifecycle
 import UnixSignals
 import WOPIModels
@@ -85,8 +86,12 @@ struct ServeCommand: AsyncParsableCommand {
             },
             logger: logger)
 
+        var services: [any Service] = [app]
+        if let sqlite = storage as? SQLiteStorage {
+            services.append(GarbageCollectionService(storage: sqlite, logger: logger))
+        }
         let group = ServiceGroup(
-            configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         defer { directory.clearServerURL() }
         try await group.run()
     }

@@ -123,13 +123,14 @@ struct BootstrapperAndTokenTests {
 
     @Test("the lock refresher keeps a lock alive past its lifetime until the file is closed")
     func lockRefresher() async throws {
-        try await OAuthWOPIHost.run(configure: { $0.lockDuration = 2 }) { live in
+        // A lifetime several times the refresh interval, so a loaded machine's scheduling gaps cannot lapse it.
+        try await OAuthWOPIHost.run(configure: { $0.lockDuration = 5 }) { live in
             let provider = CountingTokenProvider(oauth: live.oauth)
             try await withClient(bootstrapper: live.bootstrapperURL, tokenProvider: provider) { client in
                 let place = try await client.addPlace()
                 let file = try #require(try await client.enumerateChildren(of: place.root.resource).files.first)
-                let session = try await client.openForEditing(file.resource, refreshInterval: .milliseconds(200))
-                try await Task.sleep(for: .milliseconds(2600))
+                let session = try await client.openForEditing(file.resource, refreshInterval: .milliseconds(250))
+                try await Task.sleep(for: .milliseconds(6000))
                 #expect(try await client.getLock(file.resource) == session.lockID)
                 #expect(await session.refreshCount >= 3)
                 try await session.close()
@@ -137,7 +138,7 @@ struct BootstrapperAndTokenTests {
 
                 // Without the refresher the same lock lapses.
                 try await client.lock(file.resource, lockID: "lapsing")
-                try await Task.sleep(for: .milliseconds(2500))
+                try await Task.sleep(for: .milliseconds(5500))
                 #expect(try await client.getLock(file.resource) == "")
             }
         }

@@ -9,14 +9,15 @@ import Foundation
 /// stored only as hashes. Meant for small deployments; a database store suits many users better.
 public struct FileOAuthStore: OAuthStore {
     /// The JSON file.
-    public let url: URL
+    public var url: URL { file.url }
+    private let file: SharedJSONFile<OAuthStoreState>
     private let now: @Sendable () -> Date
 
     /// Creates a store backed by the file at `url` (created with its folder on first write).
     ///
     /// - Parameter now: the clock used to drop expired records, for tests.
     public init(url: URL, now: @escaping @Sendable () -> Date = { Date() }) {
-        self.url = url
+        file = SharedJSONFile(url: url, initial: { OAuthStoreState() })
         self.now = now
     }
 
@@ -56,46 +57,14 @@ public struct FileOAuthStore: OAuthStore {
 
     // MARK: - File
 
-    private static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
-    }()
+    private func load() throws -> OAuthStoreState { try file.read() }
 
-    private func load() throws -> OAuthStoreState {
-        guard FileManager.default.fileExists(atPath: url.path) else { return OAuthStoreState() }
-        return try Self.decoder.decode(OAuthStoreState.self, from: Data(contentsOf: url))
-    }
-
-    private func store(_ state: OAuthStoreState) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .secondsSince1970
-        let data = try encoder.encode(state)
-        let temporary = url.appendingPathExtension("tmp-\(UUID().uuidString)")
-        guard
-            FileManager.default.createFile(
-                atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600])
-        else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary.path]) }
-        guard rename(temporary.path, url.path) == 0 else {
-            try? FileManager.default.removeItem(at: temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
-        }
-    }
-
-    /// Runs `change` on the current state under the exclusive file lock and writes the result back.
+    /// Runs `change` on the current state under the file's lock, drops expired records and writes it back.
     private func update<T>(_ change: (inout OAuthStoreState) -> T) throws -> T {
-        try FileManager.default.createDirectory(
-            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let fd = open(url.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }
-        defer { close(fd) }
-        guard flock(fd, LOCK_EX) == 0 else { throw CocoaError(.fileLocking, userInfo: [NSFilePathErrorKey: url.path]) }
-        defer { flock(fd, LOCK_UN) }
-        var state = try load()
-        let result = change(&state)
-        state.prune(now: now())
-        try store(state)
-        return result
+        try file.update { state in
+            let result = change(&state)
+            state.prune(now: now())
+            return result
+        }
     }
 }
