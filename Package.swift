@@ -206,6 +206,11 @@ let package = Package(
         // MARK: Tests
         .target(
             name: "WOPITestSupport",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Tests/WOPITestSupport",
             swiftSettings: swiftSettings
         ),
@@ -258,6 +263,7 @@ let package = Package(
         .testTarget(
             name: "OAuthServerTests",
             dependencies: [
+                "WOPITestSupport",
                 "WOPIServer", "WOPIServerHummingbird",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),

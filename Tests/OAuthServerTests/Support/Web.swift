@@ -2,53 +2,17 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import WOPITestSupport
 
-/// A tiny HTTP client for tests that never follows redirects, so a `302` and its `Location` can be checked.
+/// ``TestHTTP`` with the OAuth shorthands: form posts, Basic credentials, the sign-in page's fields.
 enum Web {
-    struct Reply: Sendable {
-        let status: Int
-        let headers: HTTPHeaders
-        let body: ByteBuffer
-
-        func header(_ name: String) -> String? { headers.first(name: name) }
-        var text: String { String(buffer: body) }
-        func json() throws -> [String: Any] {
-            try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] ?? [:]
-        }
-
-        /// The query items of the `Location` header, by name.
-        var locationQuery: [String: String] {
-            guard let location = header("location"), let components = URLComponents(string: location) else {
-                return [:]
-            }
-            return Dictionary(
-                (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first }
-            )
-        }
-
-        /// The `name=value` part of `Set-Cookie`.
-        var cookie: String? { header("set-cookie")?.split(separator: ";").first.map(String.init) }
-
-        /// The hidden fields of the page's form, HTML entities decoded.
-        var hiddenFields: [(name: String, value: String)] {
-            let pattern = /<input type="hidden" name="([^"]*)" value="([^"]*)">/
-            return text.matches(of: pattern).map { (Web.unescape(String($0.1)), Web.unescape(String($0.2))) }
-        }
-    }
-
-    static let client = HTTPClient(
-        eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
+    typealias Reply = TestHTTP.Reply
 
     static func send(
         _ method: HTTPMethod, _ url: String, headers: [String: String] = [:], body: String? = nil
     ) async throws -> Reply {
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let body { request.body = .bytes(ByteBuffer(string: body)) }
-        let response = try await client.execute(request, timeout: .seconds(30))
-        let collected = try await response.body.collect(upTo: 4 * 1024 * 1024)
-        return Reply(status: Int(response.status.code), headers: response.headers, body: collected)
+        try await TestHTTP.send(
+            method, url, headers: headers.map { ($0.key, $0.value) }, body: body.map(ByteBuffer.init))
     }
 
     static func get(_ url: String, headers: [String: String] = [:]) async throws -> Reply {
@@ -83,5 +47,25 @@ enum Web {
     /// `Authorization: Basic` for a client (ID and secret form-encoded first, RFC 6749 §2.3.1).
     static func basic(_ id: String, _ secret: String) -> String {
         "Basic " + Data((encode(id) + ":" + encode(secret)).utf8).base64EncodedString()
+    }
+}
+
+extension TestHTTP.Reply {
+    /// The query items of the `Location` header, by name.
+    var locationQuery: [String: String] {
+        guard let location = header("location"), let components = URLComponents(string: location) else {
+            return [:]
+        }
+        return Dictionary(
+            (components.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The `name=value` part of `Set-Cookie`.
+    var cookie: String? { header("set-cookie")?.split(separator: ";").first.map(String.init) }
+
+    /// The hidden fields of the page's form, HTML entities decoded.
+    var hiddenFields: [(name: String, value: String)] {
+        let pattern = /<input type="hidden" name="([^"]*)" value="([^"]*)">/
+        return text.matches(of: pattern).map { (Web.unescape(String($0.1)), Web.unescape(String($0.2))) }
     }
 }

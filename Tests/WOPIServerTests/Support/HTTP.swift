@@ -1,34 +1,18 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import WOPITestSupport
 
-/// A tiny HTTP client for tests, over AsyncHTTPClient; answers keep headers as sent (empty values included).
+/// ``TestHTTP`` with the shorthands the host tests use.
 enum HTTP {
-    struct Reply: Sendable {
-        let status: Int
-        let headers: HTTPHeaders
-        let body: ByteBuffer
-
-        func header(_ name: String) -> String? { headers.first(name: name) }
-        var text: String { String(buffer: body) }
-        func json() throws -> [String: Any] {
-            try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] ?? [:]
-        }
-    }
+    typealias Reply = TestHTTP.Reply
 
     static func send(
         _ method: HTTPMethod, _ url: String, headers: [String: String] = [:], body: String? = nil,
         bodyBuffer: ByteBuffer? = nil
     ) async throws -> Reply {
-        var request = HTTPClientRequest(url: url)
-        request.method = method
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let body { request.body = .bytes(ByteBuffer(string: body)) }
-        if let bodyBuffer { request.body = .bytes(bodyBuffer) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-        let collected = try await response.body.collect(upTo: 64 * 1024 * 1024)
-        return Reply(status: Int(response.status.code), headers: response.headers, body: collected)
+        try await TestHTTP.send(
+            method, url, headers: headers.map { ($0.key, $0.value) }, body: bodyBuffer ?? body.map(ByteBuffer.init))
     }
 
     static func get(_ url: String, headers: [String: String] = [:]) async throws -> Reply {

@@ -1,0 +1,47 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// A tiny HTTP client for tests over AsyncHTTPClient. It never follows redirects (a `302` and its `Location` can be
+/// checked) and keeps answers' headers as sent, empty values included.
+public enum TestHTTP {
+    /// A whole answer.
+    public struct Reply: Sendable {
+        /// The status code.
+        public let status: Int
+        /// The headers, as sent.
+        public let headers: HTTPHeaders
+        /// The body, collected.
+        public let body: ByteBuffer
+
+        /// The first value of the header `name`, `nil` when absent.
+        public func header(_ name: String) -> String? { headers.first(name: name) }
+        /// The body as UTF-8 text.
+        public var text: String { String(buffer: body) }
+        /// The body's bytes.
+        public var bytes: [UInt8] { Array(body.readableBytesView) }
+        /// The body as a JSON object (empty when it is not one).
+        public func json() throws -> [String: Any] {
+            try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any] ?? [:]
+        }
+    }
+
+    /// The shared client: no redirects.
+    public static let client = HTTPClient(
+        eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
+
+    /// Sends one request with `headers` in order and `body` (if any), and collects the answer (up to 64 MiB).
+    public static func send(
+        _ method: HTTPMethod, _ url: String, headers: [(String, String)] = [], body: ByteBuffer? = nil,
+        timeout: TimeAmount = .seconds(60)
+    ) async throws -> Reply {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        if let body { request.body = .bytes(body) }
+        let response = try await client.execute(request, timeout: timeout)
+        let collected = try await response.body.collect(upTo: 64 * 1024 * 1024)
+        return Reply(status: Int(response.status.code), headers: response.headers, body: collected)
+    }
+}
