@@ -7,6 +7,7 @@ import Synchronization
 import WOPIServer
 import WOPIServerHummingbird
 import WOPIStorage
+import WOPITestSupport
 
 /// A clock that tests move forward.
 final class TestClock: Sendable {
@@ -67,26 +68,8 @@ struct LiveAuthServer: Sendable {
         OAuthRoutes.add(to: router, server: server)
         router.get("callback") { _, _ in "signed in" }
         router.get("favicon.ico") { _, _ in Response(status: .noContent) }
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        let group = ServiceGroup(services: [app], logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw CancellationError() }
-            let live = LiveAuthServer(server: server, host: host, baseURL: "http://127.0.0.1:\(port)", clock: clock)
-            do {
-                let result = try await body(live)
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return result
-            } catch {
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                throw error
-            }
+        return try await LoopbackServer.run(router, logger: logger) { baseURL in
+            try await body(LiveAuthServer(server: server, host: host, baseURL: baseURL, clock: clock))
         }
     }
 

@@ -52,26 +52,8 @@ struct OAuthWOPIHost: Sendable {
         WOPIRoutes.add(to: router, host: host)
         router.get("oauth2/authorize") { request, _ in oauth.authorize(request) }
         router.post("oauth2/token") { request, _ in try await oauth.token(request) }
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        let group = ServiceGroup(services: [app], logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw CancellationError() }
-            let live = OAuthWOPIHost(host: host, baseURL: "http://127.0.0.1:\(port)", oauth: oauth)
-            do {
-                let result = try await body(live)
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return result
-            } catch {
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                throw error
-            }
+        return try await LoopbackServer.run(router, logger: logger) { baseURL in
+            try await body(OAuthWOPIHost(host: host, baseURL: baseURL, oauth: oauth))
         }
     }
 

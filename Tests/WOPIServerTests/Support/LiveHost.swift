@@ -6,6 +6,7 @@ import ServiceLifecycle
 import WOPIServer
 import WOPIServerHummingbird
 import WOPIStorage
+import WOPITestSupport
 
 /// A real WOPI host on 127.0.0.1 with an OS-chosen port, for the duration of a test body.
 struct LiveHost: Sendable {
@@ -30,26 +31,8 @@ struct LiveHost: Sendable {
             tokens: AccessTokenSigner(key: SymmetricKey(size: .bits256)), configuration: configuration, logger: logger)
         let router = Router()
         WOPIRoutes.add(to: router, host: host)
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let app = Application(
-            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-            onServerRunning: { continuation.yield($0.localAddress?.port ?? 0) }, logger: logger)
-        let group = ServiceGroup(services: [app], logger: logger)
-        return try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            var iterator = ports.makeAsyncIterator()
-            guard let port = await iterator.next() else { throw CancellationError() }
-            let live = LiveHost(host: host, baseURL: "http://127.0.0.1:\(port)")
-            do {
-                let result = try await body(live)
-                await group.triggerGracefulShutdown()
-                try await tasks.waitForAll()
-                return result
-            } catch {
-                await group.triggerGracefulShutdown()
-                try? await tasks.waitForAll()
-                throw error
-            }
+        return try await LoopbackServer.run(router, logger: logger) { baseURL in
+            try await body(LiveHost(host: host, baseURL: baseURL))
         }
     }
 
