@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "WOPIOAuth", targets: ["WOPIOAuth"]),
         .library(name: "FileSystemStorage", targets: ["FileSystemStorage"]),
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
+        .library(name: "SQLiteServerStores", targets: ["SQLiteServerStores"]),
         .library(name: "FUSEMount", targets: ["FUSEMount"]),
         .executable(name: "wopi-host", targets: ["wopi-host"]),
         .library(name: "WOPIClient", targets: ["WOPIClient"]),
@@ -132,6 +133,15 @@ let package = Package(
             path: "Plugins/SQLiteStorage",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "SQLiteServerStores",
+            dependencies: [
+                "SQLiteStorage", "WOPIServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Plugins/SQLiteServerStores",
+            swiftSettings: swiftSettings
+        ),
         .systemLibrary(
             name: "CFuse3",
             path: "Plugins/CFuse3",
@@ -165,6 +175,7 @@ let package = Package(
                 "WOPIServerHummingbird",
                 "FileSystemStorage",
                 "SQLiteStorage",
+                "SQLiteServerStores",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -266,6 +277,7 @@ let package = Package(
         .testTarget(
             name: "OAuthServerTests",
             dependencies: [
+                "SQLiteServerStores",
                 "WOPITestSupport",
                 "WOPIServer", "WOPIServerHummingbird",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,6 +1,7 @@
 import FileSystemStorage
 import Foundation
 import Logging
+import SQLiteServerStores
 import SQLiteStorage
 import WOPIServer
 import WOPIStorage
@@ -11,15 +12,15 @@ import WOPIStorage
 /// DIR/host.json        which storage this directory uses (written once)
 /// DIR/secrets/         (0700) token.key: signs WOPI access tokens, shared by `serve` and `token`;
 ///                      oauth-form.key: signs sign-in forms; office-client-secret: the demo Office client's
-/// DIR/users.json       users
-/// DIR/oauth.json       OAuth clients, and hashed authorization codes and refresh tokens
-/// DIR/wopi.sqlite      files, versions and locks (sqlite storage, the default)
-/// DIR/files/           the files (fs storage)
+/// DIR/wopi.sqlite      sqlite storage (the default): files, versions, locks, users, OAuth clients, and hashed
+///                      authorization codes and tokens, in one file
+/// DIR/files/, DIR/users.json, DIR/oauth.json
+///                      fs storage: the files as a directory tree; users; OAuth clients, codes and tokens
 /// DIR/server.json      the URL of the running `serve`, so `token` can print a usable WOPISrc
 /// ```
 struct DataDirectory {
     enum StorageKind: String, Codable, CaseIterable {
-        /// One SQLite file holds files, versions and locks; several processes may share it.
+        /// One SQLite file holds files, versions, locks, users and OAuth records; several processes may share it.
         case sqlite
         /// A directory tree people can browse; locks live in the serving process.
         case fs
@@ -65,18 +66,17 @@ struct DataDirectory {
 
     /// Opens the stores of this directory.
     func stores() throws -> Stores {
-        let users = FileUserDirectory(url: url.appendingPathComponent("users.json"))
-        let oauth = FileOAuthStore(url: url.appendingPathComponent("oauth.json"))
         switch settings.storage {
         case .sqlite:
             let database = try SQLiteDatabase(path: url.appendingPathComponent("wopi.sqlite").path)
             return Stores(
                 storage: try SQLiteStorage(database: database), locks: try SQLiteLockStore(database: database),
-                users: users, oauth: oauth)
+                users: try SQLiteUserDirectory(database: database), oauth: try SQLiteOAuthStore(database: database))
         case .fs:
             return Stores(
                 storage: try FileSystemStorage(root: url.appendingPathComponent("files")), locks: InMemoryLockStore(),
-                users: users, oauth: oauth)
+                users: FileUserDirectory(url: url.appendingPathComponent("users.json")),
+                oauth: FileOAuthStore(url: url.appendingPathComponent("oauth.json")))
         }
     }
 

@@ -1,18 +1,26 @@
 import Foundation
+import SQLiteServerStores
+import SQLiteStorage
 import Testing
 import WOPIServer
 
 @Suite("OAuth stores")
 struct OAuthStoreTests {
-    /// Each store under test, with a clean-up.
-    static func makeStore(_ kind: String) -> (any OAuthStore, URL?) {
+    /// Each store under test, with the folder to delete afterwards.
+    static func makeStore(_ kind: String) throws -> (any OAuthStore, URL?) {
+        guard kind != "memory" else { return (InMemoryOAuthStore(), nil) }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oauth-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return (try openStore(kind, in: folder), folder)
+    }
+
+    /// Opens (or reopens) the persistent store of `kind` kept in `folder`.
+    static func openStore(_ kind: String, in folder: URL) throws -> any OAuthStore {
         switch kind {
-        case "file":
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "oauth-store-\(UUID().uuidString)")
-            return (FileOAuthStore(url: folder.appendingPathComponent("oauth.json")), folder)
+        case "sqlite":
+            try SQLiteOAuthStore(database: SQLiteDatabase(path: folder.appendingPathComponent("oauth.sqlite").path))
         default:
-            return (InMemoryOAuthStore(), nil)
+            FileOAuthStore(url: folder.appendingPathComponent("oauth.json"))
         }
     }
 
@@ -33,9 +41,9 @@ struct OAuthStoreTests {
 
     @Test(
         "codes and refresh tokens are single use; families revoke together; expired records are dropped",
-        arguments: ["memory", "file"])
+        arguments: ["memory", "file", "sqlite"])
     func semantics(_ kind: String) async throws {
-        let (store, folder) = Self.makeStore(kind)
+        let (store, folder) = try Self.makeStore(kind)
         defer { folder.map { try? FileManager.default.removeItem(at: $0) } }
 
         try await store.saveCode(Self.code("code-1", family: "f1"))
@@ -75,9 +83,9 @@ struct OAuthStoreTests {
         #expect(try await store.token(OAuthTokenHash.hash("new")) != nil)
     }
 
-    @Test("concurrent redemptions of one code: exactly one wins", arguments: ["memory", "file"])
+    @Test("concurrent redemptions of one code: exactly one wins", arguments: ["memory", "file", "sqlite"])
     func concurrentRedemption(_ kind: String) async throws {
-        let (store, folder) = Self.makeStore(kind)
+        let (store, folder) = try Self.makeStore(kind)
         defer { folder.map { try? FileManager.default.removeItem(at: $0) } }
         try await store.saveCode(Self.code("race", family: "f"))
         let firsts = try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -92,33 +100,74 @@ struct OAuthStoreTests {
         #expect(firsts == 1)
     }
 
-    @Test("FileOAuthStore keeps clients, codes and refresh tokens across a restart, hashed, in a 0600 file")
-    func persistence() async throws {
+    @Test(
+        "the file and SQLite stores keep clients, codes and refresh tokens across a restart, hashed, in a 0600 file",
+        arguments: ["file", "sqlite"])
+    func persistence(_ kind: String) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oauth-persist-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("oauth.json")
         // First server run: sign in, get tokens, and keep a second, unredeemed code.
-        let (code, access, refresh) = try await LiveAuthServer.run(store: FileOAuthStore(url: file)) { live in
+        let (code, access, refresh) = try await LiveAuthServer.run(store: try Self.openStore(kind, in: folder)) {
+            live in
             let tokens = try await live.officeTokens()
             return (
                 try await live.officeCode(), try #require(tokens["access_token"] as? String),
                 try #require(tokens["refresh_token"] as? String)
             )
         }
-        let contents = try String(contentsOf: file, encoding: .utf8)
-        for secret in [code, access, refresh] {
-            #expect(!contents.contains(secret))
+        for file in try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+        where !file.lastPathComponent.hasSuffix(".lock") {
+            let contents = String(decoding: try Data(contentsOf: file), as: UTF8.self)
+            for secret in [code, access, refresh, LiveAuthServer.officeSecret] {
+                #expect(!contents.contains(secret), "\(file.lastPathComponent) holds a secret")
+            }
         }
-        #expect(!contents.contains(LiveAuthServer.officeSecret))
-        let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
-        #expect(mode == 0o600)
+        if kind == "file" {
+            let mode =
+                try FileManager.default.attributesOfItem(
+                    atPath: folder.appendingPathComponent("oauth.json").path)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+        }
         // A new server on a reopened store: the clients, the code and the refresh token still work.
-        try await LiveAuthServer.run(store: FileOAuthStore(url: file)) { live in
+        try await LiveAuthServer.run(store: try Self.openStore(kind, in: folder)) { live in
             let stillValid = try await live.isValid(access)
             #expect(stillValid)
             #expect(try await live.redeemOfficeCode(code).status == 200)
             #expect(try await live.refreshOffice(refresh).status == 200)
             #expect(try await live.server.store.allClients().map(\.id) == ["native", "office"])
+        }
+    }
+
+    @Test("two SQLite connections on one file racing to redeem one code and one refresh token: one wins each")
+    func sqliteCrossConnectionRedemption() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("oauth-race-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let stores = [try Self.openStore("sqlite", in: folder), try Self.openStore("sqlite", in: folder)]
+        try await stores[0].saveCode(Self.code("shared", family: "f"))
+        try await stores[1].saveToken(Self.token("refresh", .refresh, family: "f"))
+        let (codes, tokens) = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+            for index in 0..<16 {
+                let store = stores[index % 2]
+                group.addTask {
+                    let code = try await store.redeemCode(OAuthTokenHash.hash("shared"))
+                    let token = try await store.redeemRefreshToken(OAuthTokenHash.hash("refresh"))
+                    return (
+                        code.map { if case .first = $0 { 1 } else { 0 } } ?? 0,
+                        token.map { if case .first = $0 { 1 } else { 0 } } ?? 0
+                    )
+                }
+            }
+            return try await group.reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
+        }
+        #expect(codes == 1 && tokens == 1)
+        // A replay from the other connection revokes the family there too.
+        try await stores[1].revokeFamily("f")
+        #expect(try await stores[0].token(OAuthTokenHash.hash("refresh")) == nil)
+        guard case .replay? = try await stores[0].redeemCode(OAuthTokenHash.hash("shared")) else {
+            Issue.record("a revoked family's code must read as used")
+            return
         }
     }
 }

@@ -1,0 +1,186 @@
+import Foundation
+import GRDB
+import SQLiteStorage
+import WOPIServer
+
+/// An ``WOPIServer/OAuthStore`` in a ``SQLiteStorage/SQLiteDatabase``: OAuth clients, authorization codes and
+/// tokens survive restarts and are shared by every host process using the file.
+///
+/// Codes and tokens are stored only as hashes (the store receives hashes). Each record is kept as JSON (its
+/// `Codable` form, so it always has every field the server knows) beside the columns the store queries. A
+/// redemption is one `IMMEDIATE` write transaction, so a code or refresh token is used at most once even when
+/// several processes race for it. Expired codes and tokens are deleted when a new one is saved.
+///
+/// ```sql
+/// -- oauth.v1
+/// CREATE TABLE oauth_clients (id TEXT PRIMARY KEY NOT NULL, record TEXT NOT NULL);
+/// CREATE TABLE oauth_codes (
+///   hash TEXT PRIMARY KEY NOT NULL, family_id TEXT NOT NULL, expires_at REAL NOT NULL, record TEXT NOT NULL);
+/// CREATE TABLE oauth_tokens (
+///   hash TEXT PRIMARY KEY NOT NULL, family_id TEXT NOT NULL, expires_at REAL NOT NULL, record TEXT NOT NULL);
+/// CREATE INDEX oauth_codes_family ON oauth_codes(family_id);
+/// CREATE INDEX oauth_tokens_family ON oauth_tokens(family_id);
+/// ```
+public final class SQLiteOAuthStore: OAuthStore {
+    /// The tables of the OAuth store.
+    public static let schema: SQLiteSchema = {
+        var schema = SQLiteSchema(name: "oauth")
+        schema.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE oauth_clients (id TEXT PRIMARY KEY NOT NULL, record TEXT NOT NULL);
+                    CREATE TABLE oauth_codes (
+                      hash TEXT PRIMARY KEY NOT NULL, family_id TEXT NOT NULL, expires_at REAL NOT NULL,
+                      record TEXT NOT NULL);
+                    CREATE TABLE oauth_tokens (
+                      hash TEXT PRIMARY KEY NOT NULL, family_id TEXT NOT NULL, expires_at REAL NOT NULL,
+                      record TEXT NOT NULL);
+                    CREATE INDEX oauth_codes_family ON oauth_codes(family_id);
+                    CREATE INDEX oauth_tokens_family ON oauth_tokens(family_id);
+                    """)
+        }
+        return schema
+    }()
+
+    /// The database the records live in.
+    public let database: SQLiteDatabase
+    private let now: @Sendable () -> Date
+
+    /// Opens the store in `database`, installing or upgrading its tables.
+    ///
+    /// - Parameter now: the clock used to delete expired records, for tests.
+    public init(database: SQLiteDatabase, now: @escaping @Sendable () -> Date = { Date() }) throws {
+        self.database = database
+        self.now = now
+        try database.install(Self.schema)
+    }
+
+    // MARK: Clients
+
+    public func client(_ id: String) async throws -> OAuthClient? {
+        try await database.read("read the OAuth client \(id)") { db in
+            try Self.record(db, "SELECT record FROM oauth_clients WHERE id = ?", [id])
+        }
+    }
+
+    public func saveClient(_ client: OAuthClient) async throws {
+        let json = try Self.json(client)
+        try await database.write("save the OAuth client \(client.id)") { db in
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO oauth_clients (id, record) VALUES (?, ?)", arguments: [client.id, json])
+        }
+    }
+
+    public func allClients() async throws -> [OAuthClient] {
+        try await database.read("list the OAuth clients") { db in
+            try String.fetchAll(db, sql: "SELECT record FROM oauth_clients ORDER BY id").map(Self.decode)
+        }
+    }
+
+    // MARK: Codes
+
+    public func saveCode(_ code: OAuthCodeRecord) async throws {
+        let json = try Self.json(code)
+        let now = now().timeIntervalSince1970
+        try await database.write("save an authorization code") { db in
+            try db.execute(sql: "DELETE FROM oauth_codes WHERE expires_at <= ?", arguments: [now])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO oauth_codes (hash, family_id, expires_at, record) VALUES (?, ?, ?, ?)",
+                arguments: [code.hash, code.familyID, code.expiresAt.timeIntervalSince1970, json])
+        }
+    }
+
+    public func redeemCode(_ hash: String) async throws -> OAuthRedemption<OAuthCodeRecord>? {
+        try await database.write("redeem an authorization code") { db in
+            guard
+                var code: OAuthCodeRecord = try Self.record(db, "SELECT record FROM oauth_codes WHERE hash = ?", [hash])
+            else { return nil }
+            if code.isRedeemed { return .replay(code) }
+            let first = code
+            code.isRedeemed = true
+            try db.execute(
+                sql: "UPDATE oauth_codes SET record = ? WHERE hash = ?", arguments: [try Self.json(code), hash])
+            return .first(first)
+        }
+    }
+
+    // MARK: Tokens
+
+    public func saveToken(_ token: OAuthTokenRecord) async throws {
+        let json = try Self.json(token)
+        let now = now().timeIntervalSince1970
+        try await database.write("save a token") { db in
+            try db.execute(sql: "DELETE FROM oauth_tokens WHERE expires_at <= ?", arguments: [now])
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO oauth_tokens (hash, family_id, expires_at, record) VALUES (?, ?, ?, ?)",
+                arguments: [token.hash, token.familyID, token.expiresAt.timeIntervalSince1970, json])
+        }
+    }
+
+    public func token(_ hash: String) async throws -> OAuthTokenRecord? {
+        try await database.read("read a token") { db in
+            try Self.record(db, "SELECT record FROM oauth_tokens WHERE hash = ?", [hash])
+        }
+    }
+
+    public func redeemRefreshToken(_ hash: String) async throws -> OAuthRedemption<OAuthTokenRecord>? {
+        try await database.write("redeem a refresh token") { db in
+            guard
+                var token: OAuthTokenRecord = try Self.record(
+                    db, "SELECT record FROM oauth_tokens WHERE hash = ?", [hash]),
+                token.kind == .refresh
+            else { return nil }
+            if token.isUsed { return .replay(token) }
+            let first = token
+            token.isUsed = true
+            try db.execute(
+                sql: "UPDATE oauth_tokens SET record = ? WHERE hash = ?", arguments: [try Self.json(token), hash])
+            return .first(first)
+        }
+    }
+
+    public func revokeToken(_ hash: String) async throws {
+        try await database.write("revoke a token") { db in
+            try db.execute(sql: "DELETE FROM oauth_tokens WHERE hash = ?", arguments: [hash])
+        }
+    }
+
+    /// Deletes every token of the family and marks its codes redeemed, in one transaction.
+    public func revokeFamily(_ familyID: String) async throws {
+        try await database.write("revoke a token family") { db in
+            try db.execute(sql: "DELETE FROM oauth_tokens WHERE family_id = ?", arguments: [familyID])
+            let codes: [OAuthCodeRecord] = try String.fetchAll(
+                db, sql: "SELECT record FROM oauth_codes WHERE family_id = ?", arguments: [familyID]
+            ).map(Self.decode)
+            for var code in codes where !code.isRedeemed {
+                code.isRedeemed = true
+                try db.execute(
+                    sql: "UPDATE oauth_codes SET record = ? WHERE hash = ?",
+                    arguments: [try Self.json(code), code.hash])
+            }
+        }
+    }
+
+    // MARK: JSON records
+
+    private static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    private static func decode<T: Decodable & SendableMetatype>(_ json: String) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try decoder.decode(T.self, from: Data(json.utf8))
+    }
+
+    private static func record<T: Decodable & SendableMetatype>(
+        _ db: Database, _ sql: String, _ arguments: StatementArguments
+    ) throws
+        -> T?
+    {
+        try String.fetchOne(db, sql: sql, arguments: arguments).map(decode)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import GRDB
+import SQLiteStorage
+import WOPIServer
+
+/// A ``WOPIServer/UserDirectory`` in a ``SQLiteStorage/SQLiteDatabase``, so the users live in the same file as
+/// the files, locks and OAuth records of a small deployment, and every process sharing the file sees a user the
+/// moment another adds it.
+///
+/// ```sql
+/// -- users.v1
+/// CREATE TABLE users (
+///   id TEXT PRIMARY KEY NOT NULL,        -- the WOPI user ID
+///   sign_in_name TEXT NOT NULL,
+///   display_name TEXT NOT NULL,
+///   password_hash TEXT,                  -- a PasswordHasher hash; NULL for users who cannot sign in
+///   user_info TEXT);                     -- PutUserInfo's value
+/// ```
+public final class SQLiteUserDirectory: UserDirectory {
+    /// The tables of the user directory.
+    public static let schema: SQLiteSchema = {
+        var schema = SQLiteSchema(name: "users")
+        schema.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE users (
+                      id TEXT PRIMARY KEY NOT NULL,
+                      sign_in_name TEXT NOT NULL,
+                      display_name TEXT NOT NULL,
+                      password_hash TEXT,
+                      user_info TEXT
+                    )
+                    """)
+        }
+        return schema
+    }()
+
+    /// The database the users live in.
+    public let database: SQLiteDatabase
+
+    /// Opens the directory in `database`, installing or upgrading its table.
+    public init(database: SQLiteDatabase) throws {
+        self.database = database
+        try database.install(Self.schema)
+    }
+
+    public func user(_ id: String) async throws -> WOPIUser? {
+        try await database.read("read the user \(id)") { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]).map(Self.user)
+        }
+    }
+
+    public func save(_ user: WOPIUser) async throws {
+        try await database.write("save the user \(user.id)") { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO users (id, sign_in_name, display_name, password_hash, user_info) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET sign_in_name = excluded.sign_in_name,
+                      display_name = excluded.display_name, password_hash = excluded.password_hash,
+                      user_info = excluded.user_info
+                    """,
+                arguments: [user.id, user.signInName, user.displayName, user.passwordHash, user.userInfo])
+        }
+    }
+
+    /// Sets PutUserInfo's value in one statement, so it never overwrites a concurrent change of the user.
+    public func setUserInfo(_ info: String, for id: String) async throws {
+        try await database.write("save the user info of \(id)") { db in
+            try db.execute(sql: "UPDATE users SET user_info = ? WHERE id = ?", arguments: [info, id])
+        }
+    }
+
+    public func allUsers() async throws -> [WOPIUser] {
+        try await database.read("list the users") { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM users ORDER BY id").map(Self.user)
+        }
+    }
+
+    private static func user(_ row: Row) -> WOPIUser {
+        WOPIUser(
+            id: row["id"], signInName: row["sign_in_name"], displayName: row["display_name"],
+            passwordHash: row["password_hash"], userInfo: row["user_info"])
+    }
+}
