@@ -161,6 +161,7 @@ let package = Package(
                 "CFuse3Shim",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             path: "Plugins/FUSEMount",
             swiftSettings: swiftSettings
@@ -176,6 +177,7 @@ let package = Package(
                 "FileSystemStorage",
                 "SQLiteStorage",
                 "SQLiteServerStores",
+                "FUSEMount",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -194,6 +196,7 @@ let package = Package(
                 "WOPIOAuth",
                 "WOPIModels",
                 "WOPIStorage",
+                "FUSEMount",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

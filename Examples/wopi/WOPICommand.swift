@@ -26,7 +26,7 @@ struct WOPICommand: AsyncParsableCommand {
         subcommands: [
             LoginCommand.self, LogoutCommand.self, ListCommand.self, StatCommand.self, GetCommand.self,
             PutCommand.self, LockCommand.self, UnlockCommand.self, MkdirCommand.self, MoveCommand.self,
-            RemoveCommand.self, OpenURLCommand.self,
+            RemoveCommand.self, OpenURLCommand.self, MountCommand.self,
         ])
 
     /// Parses, runs, and exits with the code the failure calls for (see the discussion above).
