@@ -270,6 +270,7 @@ let package = Package(
         .testTarget(
             name: "FUSEMountTests",
             dependencies: [
+                "WOPITestSupport", "wopi", "wopi-host",
                 "FUSEMount", "WOPIStorage",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

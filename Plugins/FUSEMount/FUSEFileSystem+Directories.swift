@@ -43,8 +43,9 @@ extension FUSEFileSystem {
     /// ID and the replaced file (and its ID) is gone. This is what editors' atomic save does (write a temporary
     /// file, rename it over the original), so after such a save the file has the temporary file's ID. An empty
     /// target directory is deleted first. A backend that cannot move between containers gives `EXDEV`, on
-    /// which `mv` and file managers copy instead; one that cannot replace within a container gets the target
-    /// deleted and the source renamed.
+    /// which `mv` and file managers copy instead; one that cannot replace within a container (a WOPI host, whose
+    /// RenameFile keeps extensions) gets the source's content written into the target, which keeps its ID, and
+    /// the source deleted afterwards, so a failure at any step leaves the target whole.
     func rename(parent: UInt64, name: String, newParent: UInt64, newName: String, flags: UInt32) async throws {
         try checkWritable()
         if flags & Self.renameExchange != 0 {
@@ -80,9 +81,13 @@ extension FUSEFileSystem {
             do {
                 _ = try await backend.move(source.id, to: newParentID, newName: newName, replacing: true)
             } catch let error as StorageError where error.code == .unsupported || error.code == .crossContainerMove {
-                logger.debug("Backend cannot replace on move; deleting the target, then renaming")
-                try await backend.delete(replacedFile)
-                _ = try await backend.rename(source.id, to: newName)
+                // The backend cannot rename over the target (WOPI keeps extensions): the target takes the source's
+                // content, keeping its ID as an editor's save should, and only then is the source removed.
+                logger.debug("Backend cannot replace on move; writing the content into the target instead")
+                let content = try await backend.readFile(source.id, range: nil)
+                _ = try await backend.writeFile(replacedFile, content: content.body, expectedVersion: nil)
+                try await backend.delete(source.id)
+                inodes.redirect(inodes.inode(for: source.id), to: replacedFile)
             }
         } else {
             _ = try await backend.rename(source.id, to: newName)

@@ -50,6 +50,12 @@ final class InodeTable: Sendable {
         return item
     }
 
+    /// Makes `inode` name `item` from now on (after a file's content moved into another item, the kernel still
+    /// knows the file by its old inode).
+    func redirect(_ inode: UInt64, to item: ItemID) {
+        state.withLock { $0.itemsByInode[inode] = item }
+    }
+
     /// How many inodes were handed out, the root included.
     var count: Int { state.withLock { $0.itemsByInode.count } }
 }

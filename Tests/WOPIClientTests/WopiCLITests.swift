@@ -20,36 +20,11 @@ struct WopiCLITests {
         init(signIn: (user: String, password: String)? = nil) throws {
             directory = try TemporaryDirectory()
             let browser = directory.url.appendingPathComponent("browser.sh")
-            let script =
-                if let signIn {
-                    """
-                    #!/bin/sh
-                    # A scripted user: load the sign-in page, submit its form with the credentials, follow the redirect.
-                    jar=$(mktemp)
-                    page=$(curl -s -c "$jar" "$1") || exit 1
-                    action=$(printf '%s' "$1" | sed 's/?.*//')
-                    set --
-                    for pair in $(printf '%s' "$page" | grep -o '<input type="hidden" name="[^"]*" value="[^"]*"' \\
-                        | sed 's/<input type="hidden" name="\\([^"]*\\)" value="\\([^"]*\\)"/\\1=\\2/'); do
-                      set -- "$@" --data-urlencode "$pair"
-                    done
-                    location=$(curl -s -b "$jar" -o /dev/null -w '%{redirect_url}' "$@" \\
-                        --data-urlencode username=\(signIn.user) --data-urlencode password=\(signIn.password) "$action")
-                    rm -f "$jar"
-                    [ -n "$location" ] || exit 1
-                    curl -s -o /dev/null "$location"
-                    """
-                } else {
-                    """
-                    #!/bin/sh
-                    # A scripted browser: fetch the authorization page, then follow its redirect to the loopback listener.
-                    location=$(curl -s -o /dev/null -w '%{redirect_url}' "$1") || exit 1
-                    [ -n "$location" ] || exit 1
-                    curl -s -o /dev/null "$location"
-                    """
-                }
-            try script.write(to: browser, atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: browser.path)
+            if let signIn {
+                try ScriptedBrowser.signingIn(user: signIn.user, password: signIn.password, at: browser)
+            } else {
+                try ScriptedBrowser.followingRedirect(at: browser)
+            }
             environment = [
                 "XDG_CONFIG_HOME": directory.url.appendingPathComponent("config").path,
                 "BROWSER": browser.path,

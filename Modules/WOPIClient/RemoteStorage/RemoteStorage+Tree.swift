@@ -89,6 +89,13 @@ extension RemoteStorage {
                     .nameConflict, "An item named \"\(name)\" already exists in the target container.",
                     conflictingItem: existing.id)
             }
+            // Refuse before deleting anything: a rename that RenameFile cannot do would leave neither file.
+            guard FileNameRules.split(entry.name).extension == FileNameRules.split(name).extension else {
+                throw StorageError(
+                    .unsupported,
+                    "WOPI's RenameFile keeps the extension, so \"\(entry.name)\" cannot replace \"\(name)\"; "
+                        + "write its content into \"\(name)\" instead.")
+            }
             try await delete(existing.id)
         }
         return try await rename(id, to: name)
