@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Sequential throughput of a 256 MiB file through `wopi mount` (FUSE over a WOPI host) next to the same transfer
+# done directly with the client (`wopi put` / `wopi get`), on one release-built `wopi-host serve` (sqlite) on
+# 127.0.0.1, in one run. Prints a Markdown table. Needs /dev/fuse, fuse3 and curl. Usage: scripts/fuse-throughput.sh [MiB]
+set -euo pipefail
+size_mib=${1:-256}
+cd "$(dirname "$0")/.."
+swift build -c release --product wopi-host >&2
+swift build -c release --product wopi >&2
+bin=$(swift build -c release --show-bin-path)
+work=$(mktemp -d /tmp/wopikit-fuse-bench.XXXXXX)
+cleanup() {
+  fusermount3 -uz "$work/mnt" 2>/dev/null || true
+  [ -n "${mount_pid:-}" ] && kill "$mount_pid" 2>/dev/null || true
+  [ -n "${host_pid:-}" ] && kill "$host_pid" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$bin/wopi-host" serve --data "$work/data" --port 0 --log-level warning >"$work/serve.log" 2>&1 &
+host_pid=$!
+for _ in $(seq 100); do grep -q '^listening on' "$work/serve.log" && break; sleep 0.1; done
+url=$(grep '^listening on' "$work/serve.log" | cut -d' ' -f3)
+
+# Sign in as the demo user with a scripted browser (curl submits the sign-in form).
+cat >"$work/browser.sh" <<'SCRIPT'
+#!/bin/sh
+jar=$(mktemp); page=$(curl -s -c "$jar" "$1"); action=$(printf '%s' "$1" | sed 's/?.*//'); set --
+for pair in $(printf '%s' "$page" | grep -o '<input type="hidden" name="[^"]*" value="[^"]*"' \
+    | sed 's/<input type="hidden" name="\([^"]*\)" value="\([^"]*\)"/\1=\2/'); do set -- "$@" --data-urlencode "$pair"; done
+location=$(curl -s -b "$jar" -o /dev/null -w '%{redirect_url}' "$@" --data-urlencode username=demo \
+    --data-urlencode password=demo "$action"); rm -f "$jar"; curl -s -o /dev/null "$location"
+SCRIPT
+chmod +x "$work/browser.sh"
+export XDG_CONFIG_HOME="$work/config" BROWSER="$work/browser.sh"
+"$bin/wopi" login "$url/wopibootstrapper" >/dev/null
+
+head -c $((size_mib * 1024 * 1024)) /dev/urandom >"$work/payload.bin"
+seconds() { local start=$(date +%s.%N); "$@" >/dev/null; awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'; }
+rate() { awk -v s="$size_mib" -v t="$1" 'BEGIN { printf "%.1f", s / t }'; }
+
+direct_put=$(seconds "$bin/wopi" put "$work/payload.bin" Documents/direct.bin)
+direct_get=$(seconds "$bin/wopi" get Documents/direct.bin "$work/direct-back.bin")
+cmp "$work/payload.bin" "$work/direct-back.bin"
+"$bin/wopi" put "$work/payload.bin" Documents/for-mount-read.bin >/dev/null
+
+mkdir -p "$work/mnt"
+"$bin/wopi" mount "$work/mnt" >"$work/mount.log" 2>&1 &
+mount_pid=$!
+for _ in $(seq 100); do grep -q " $work/mnt " /proc/self/mounts && break; sleep 0.1; done
+# Write: dd returns after close(), which uploads with the lock (the whole save, as an editor sees it).
+mount_write=$(seconds dd if="$work/payload.bin" of="$work/mnt/Documents/mount.bin" bs=1M status=none)
+mount_read=$(seconds dd if="$work/mnt/Documents/for-mount-read.bin" of="$work/mount-back.bin" bs=1M status=none)
+cmp "$work/payload.bin" "$work/mount-back.bin"
+"$bin/wopi" get Documents/mount.bin "$work/mount-written.bin" >/dev/null
+cmp "$work/payload.bin" "$work/mount-written.bin"
+
+echo "| ${size_mib} MiB, sqlite host on 127.0.0.1 | write (s) | write MiB/s | read (s) | read MiB/s |"
+echo "|---|---|---|---|---|"
+printf '| direct: `wopi put` / `wopi get` | %.2f | %s | %.2f | %s |\n' "$direct_put" "$(rate "$direct_put")" \
+  "$direct_get" "$(rate "$direct_get")"
+printf '| through `wopi mount`: `dd` | %.2f | %s | %.2f | %s |\n' "$mount_write" "$(rate "$mount_write")" \
+  "$mount_read" "$(rate "$mount_read")"
