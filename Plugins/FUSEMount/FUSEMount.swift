@@ -27,7 +27,8 @@ import WOPIStorage
 ///
 /// **Names, IDs and what is not stored.** Inode numbers are stable for the life of the mount. Renaming over
 /// an existing file (the atomic save of most editors) uses `move(… replacing: true)`: the file then has the
-/// moved file's ID, not the original's. Permissions, owners and times set with `chmod`, `chown` and `touch` are
+/// moved file's ID, not the original's; a backend that cannot rename over (a WOPI host) gets the content written
+/// into the original instead, which keeps its ID. Permissions, owners and times set with `chmod`, `chown` and `touch` are
 /// accepted and not stored (files show 0644, directories 0755, owned by the mounting user, with the backend's
 /// modification time).
 ///
