@@ -6,11 +6,6 @@ extension RealMountTests {
     /// The whole stack as a user runs it: `wopi-host serve`, `wopi login`, `wopi mount` (FUSE over RemoteStorage),
     /// shell tools on the mount, and the WOPI view of the same files through `wopi`.
     @Suite struct RemoteMountTests {
-        /// Executables built next to the test bundle.
-        static func tool(_ name: String) -> URL {
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
-        }
-
         /// A signed-in `wopi` configuration against a fresh host, and a `wopi mount` of it.
         struct Stack {
             let directory: TemporaryDirectory
@@ -27,13 +22,13 @@ extension RealMountTests {
                 try ScriptedBrowser.signingIn(user: "demo", password: "demo", at: browser)
                 let environment = ["XDG_CONFIG_HOME": directory.appending("config").path, "BROWSER": browser.path]
                 let login = try await ChildProcess.run(
-                    tool("wopi"), ["login", url + "/wopibootstrapper"], environment: environment)
+                    ChildProcess.built("wopi"), ["login", url + "/wopibootstrapper"], environment: environment)
                 try #require(login.status == 0, "wopi login: \(login.error)")
 
                 let mountPoint = directory.appending("mnt").path
                 try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
                 let mount = Process()
-                mount.executableURL = tool("wopi")
+                mount.executableURL = ChildProcess.built("wopi")
                 mount.arguments = ["mount", mountPoint, "--timeout", "5"]
                 mount.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
                 mount.standardOutput = FileHandle.nullDevice
@@ -72,7 +67,7 @@ extension RealMountTests {
 
             /// Runs `wopi` against the host directly (not through the mount).
             func wopi(_ arguments: String...) async throws -> ChildProcess.Result {
-                try await ChildProcess.run(tool("wopi"), arguments, environment: environment)
+                try await ChildProcess.run(ChildProcess.built("wopi"), arguments, environment: environment)
             }
 
             func stop() async {

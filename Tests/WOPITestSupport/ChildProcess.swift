@@ -4,6 +4,11 @@ import Foundation
 /// cooperative pool never starves the tasks (a FUSE mount's replies, a host's handlers) the child may need.
 /// Output goes to temporary files: pipe EOF notifications are unreliable on Linux.
 public enum ChildProcess {
+    /// An executable of this package (`wopi-host`, `wopi`), built next to the running test bundle.
+    public static func built(_ name: String) -> URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
+    }
+
     /// How a child process ended and what it printed.
     public struct Result: Sendable {
         /// The exit status (the signal number if it was killed).

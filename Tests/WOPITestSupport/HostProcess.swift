@@ -1,12 +1,11 @@
 import Foundation
 import Synchronization
 
-/// The real `wopi-host` executable, run as a child process for end-to-end tests and benchmarks.
+/// The real `wopi-host` executable (or another server that prints `listening on URL`), run as a child process
+/// for end-to-end tests and benchmarks.
 public final class HostProcess: Sendable {
     /// The built `wopi-host` next to the running test bundle or executable.
-    public static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("wopi-host")
-    }
+    public static var executable: URL { ChildProcess.built("wopi-host") }
 
     /// The child process.
     public let process: Process
@@ -15,12 +14,21 @@ public final class HostProcess: Sendable {
     private let output = OutputBuffer()
 
     /// Starts `wopi-host serve --port 0` on `dataDirectory`; call ``waitUntilListening(timeout:)`` next.
-    public init(dataDirectory: URL, extraArguments: [String] = []) throws {
+    public convenience init(dataDirectory: URL, extraArguments: [String] = []) throws {
+        try self.init(
+            executable: Self.executable,
+            arguments: ["serve", "--data", dataDirectory.path, "--port", "0", "--log-level", "warning"]
+                + extraArguments,
+            dataDirectory: dataDirectory)
+    }
+
+    /// Starts any server that prints `listening on URL` once ready (an independent implementation in an interop
+    /// test, say) and keeps its data in `dataDirectory`; call ``waitUntilListening(timeout:)`` next.
+    public init(executable: URL, arguments: [String], dataDirectory: URL) throws {
         self.dataDirectory = dataDirectory
         process = Process()
-        process.executableURL = Self.executable
-        process.arguments =
-            ["serve", "--data", dataDirectory.path, "--port", "0", "--log-level", "warning"] + extraArguments
+        process.executableURL = executable
+        process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

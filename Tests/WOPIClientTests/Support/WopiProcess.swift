@@ -6,7 +6,7 @@ enum WopiProcess {
     typealias Result = ChildProcess.Result
 
     static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("wopi")
+        ChildProcess.built("wopi")
     }
 
     /// Runs `executable arguments…` with `environment` added to this process's, and waits (asynchronously).
