@@ -334,6 +334,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "InteropTests",
+            dependencies: ["WOPITestSupport", "wopi-host", "wopi"],
+            path: "Tests/InteropTests",
+            exclude: ["Scripts"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "WOPIValidatorScenarioTests",
             dependencies: [
                 "WOPITestSupport",
