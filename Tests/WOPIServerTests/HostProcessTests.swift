@@ -52,4 +52,42 @@ import WOPITestSupport
         #expect(await host.stop(signal: SIGTERM) == 0, "graceful shutdown exits 0")
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("server.json").path))
     }
+
+    @Test("serve --tls-cert/--tls-key serves HTTPS with a self-signed certificate; every absolute URL says https")
+    func servesHTTPSWithASelfSignedCertificate() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let cert = directory.appending("cert.pem").path
+        let key = directory.appending("key.pem").path
+        let openssl = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/openssl"),
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert,
+            ])
+        try #require(openssl.status == 0, "openssl (make test installs it): \(openssl.error)")
+        let data = directory.appending("data")
+        let host = try HostProcess(dataDirectory: data, extraArguments: ["--tls-cert", cert, "--tls-key", key])
+        let base = try await host.waitUntilListening()
+        #expect(base.hasPrefix("https://127.0.0.1:"))
+
+        let json = try await HostProcess.run(["token", "--data", data.path, "--user", "demo", "--file", "Notes.txt"])
+        let token = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
+        let wopiSrc = try #require(token["wopiSrc"] as? String)
+        let accessToken = try #require(token["accessToken"] as? String)
+        #expect(wopiSrc.hasPrefix(base + "/wopi/files/"))
+
+        func curl(_ arguments: String...) async throws -> ChildProcess.Result {
+            try await ChildProcess.run(URL(fileURLWithPath: "/usr/bin/curl"), ["-s", "--max-time", "20"] + arguments)
+        }
+        let info = try await curl("--cacert", cert, "\(wopiSrc)?access_token=\(accessToken)")
+        #expect(info.status == 0, "curl: \(info.error)")
+        #expect(info.output.contains(#""BaseFileName":"Notes.txt""#))
+        let challenge = try await curl("--cacert", cert, "-o", "/dev/null", "-D", "-", base + "/wopibootstrapper")
+        #expect(challenge.output.hasPrefix("HTTP/1.1 401"))
+        #expect(challenge.output.contains("authorization_uri=\"\(base)/oauth2/authorize\""), "\(challenge.output)")
+        // A client that does not trust the certificate is refused (curl: 60, certificate problem).
+        #expect(try await curl("\(wopiSrc)?access_token=\(accessToken)").status == 60)
+        #expect(await host.stop(signal: SIGTERM) == 0)
+    }
 }
