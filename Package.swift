@@ -271,7 +271,7 @@ let package = Package(
             name: "FUSEMountTests",
             dependencies: [
                 "WOPITestSupport", "wopi", "wopi-host",
-                "FUSEMount", "WOPIStorage",
+                "FUSEMount", "WOPIStorage", "FileSystemStorage",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

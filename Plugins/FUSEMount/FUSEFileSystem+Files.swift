@@ -7,7 +7,7 @@ extension FUSEFileSystem {
     func open(_ inode: UInt64, flags: Int32) async throws -> UInt64 {
         let id = try inodes.requireItem(for: inode)
         guard flags & O_ACCMODE != O_RDONLY else {
-            return openFiles.add(.init(itemID: id, session: nil))
+            return openFiles.add(.init(itemID: id, session: nil, reader: StreamingReader(backend: backend, itemID: id)))
         }
         try checkWritable()
         let file = try await backend.file(id)
@@ -92,9 +92,16 @@ extension FUSEFileSystem {
         return try session.read(at: offset, count: count)
     }
 
-    /// Reads a range straight from the backend (`readFile(range:)`), at most `count` bytes.
-    func readRemotely(_ inode: UInt64, offset: Int64, count: Int, watchdog: Watchdog) async throws -> [UInt8] {
+    /// Reads at most `count` bytes from the backend: through the handle's ``StreamingReader`` when it has one,
+    /// else as one ranged `readFile(range:)`.
+    func readRemotely(
+        _ inode: UInt64, handle: UInt64, offset: Int64, count: Int, watchdog: Watchdog
+    ) async throws -> [UInt8] {
         let id = try inodes.requireItem(for: inode)
+        if let reader = openFiles.handle(handle)?.reader {
+            return try await reader.read(
+                at: offset, count: count, generation: openFiles.generation(of: id), progress: { watchdog.touch() })
+        }
         let content = try await backend.readFile(id, range: offset..<(offset + Int64(count)))
         var bytes: [UInt8] = []
         bytes.reserveCapacity(count)

@@ -94,8 +94,9 @@ enum LowLevelOperations {
                 return .created(entry, handle: handle)
             }
         }
-        ops.read = { req, inode, size, offset, _ in
-            guard let req else { return }
+        ops.read = { req, inode, size, offset, info in
+            guard let req, let info else { return }
+            let handle = info.pointee.fh
             let request = FUSERequest(req)
             do {
                 if let bytes = try request.fileSystem.readLocally(inode, offset: Int64(offset), count: size) {
@@ -105,7 +106,9 @@ enum LowLevelOperations {
                 return request.fail(error, operation: "read")
             }
             request.respond("read") { fs, watchdog in
-                .bytes(try await fs.readRemotely(inode, offset: Int64(offset), count: size, watchdog: watchdog))
+                .bytes(
+                    try await fs.readRemotely(
+                        inode, handle: handle, offset: Int64(offset), count: size, watchdog: watchdog))
             }
         }
         ops.write = { req, _, buffer, size, offset, info in

@@ -11,6 +11,8 @@ final class OpenFiles: Sendable {
         let itemID: ItemID
         /// The write session, for handles opened for writing.
         let session: WriteSession?
+        /// The stream that serves reads, for handles opened read-only.
+        var reader: StreamingReader? = nil
     }
 
     /// One entry of a directory listing taken at `opendir`.
@@ -31,6 +33,7 @@ final class OpenFiles: Sendable {
         var sessions: [ItemID: WriteSession] = [:]
         var users: [ObjectIdentifier: Int] = [:]
         var finishing: [ItemID: Finishing] = [:]
+        var generations: [ItemID: UInt64] = [:]
         var nextNumber: UInt64 = 1
     }
 
@@ -88,6 +91,7 @@ final class OpenFiles: Sendable {
     /// and ``waitForFinishing()`` can wait for all of them.
     func finishInBackground(_ session: WriteSession) {
         state.withLock { state in
+            state.generations[session.itemID, default: 0] += 1
             let token = state.nextNumber
             state.nextNumber += 1
             let previous = state.finishing[session.itemID]?.task
@@ -102,8 +106,15 @@ final class OpenFiles: Sendable {
 
     private func forgetFinishing(_ item: ItemID, token: UInt64) {
         state.withLock { state in
+            state.generations[item, default: 0] += 1
             if state.finishing[item]?.token == token { state.finishing[item] = nil }
         }
+    }
+
+    /// A number that changes whenever a write session of `item` is saved through the mount, so that
+    /// ``StreamingReader``s opened before reopen their stream.
+    func generation(of item: ItemID) -> UInt64 {
+        state.withLock { $0.generations[item] ?? 0 }
     }
 
     /// Every session still open.

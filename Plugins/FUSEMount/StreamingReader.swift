@@ -1,0 +1,91 @@
+import NIOCore
+import WOPIStorage
+
+/// Serves the reads of one read-only handle from a single backend stream kept open between reads.
+///
+/// The kernel reads a file in pieces of at most 128 KiB. Asking the backend for each piece costs a request per
+/// piece, and a backend without ranged reads (WOPI has none, so ``RemoteStorage`` downloads from the start and
+/// skips) makes a sequential read quadratic. The reader instead continues one stream while reads go forward,
+/// keeps the last ``window`` bytes so that reads the kernel sends slightly out of order are served from memory,
+/// and opens a new stream (`readFile(range:)` from the wanted offset) only for a jump backwards out of the window,
+/// a jump forwards of more than ``maximumSkip``, or a new ``generation`` (the file was saved through the mount).
+/// A sequential reader therefore also sees one version of the file, never pieces of two.
+///
+/// Reads run one at a time, in the order they arrive; memory is bounded by the window.
+actor StreamingReader {
+    /// Bytes kept behind the stream's position for reads that arrive out of order.
+    static let window = 4 << 20
+    /// The furthest a read may jump ahead and still be reached by reading on rather than reopening.
+    static let maximumSkip: Int64 = 16 << 20
+
+    private let backend: any StorageBackend
+    private let itemID: ItemID
+    private var iterator: ByteStream.AsyncIterator?
+    /// Whether the stream has ended (the end of the file is at `position`).
+    private var ended = false
+    /// The file offset of the next byte the stream yields.
+    private var position: Int64 = 0
+    /// The bytes just before `position`.
+    private var kept = ByteBuffer()
+    /// The generation the stream was opened at.
+    private var openedAt: UInt64 = 0
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// Streams opened so far (for tests and logs).
+    private(set) var streamsOpened = 0
+
+    init(backend: any StorageBackend, itemID: ItemID) {
+        self.backend = backend
+        self.itemID = itemID
+    }
+
+    /// Reads up to `count` bytes at `offset`; fewer only at the end of the file.
+    ///
+    /// - Parameters:
+    ///   - generation: the file's current content generation; a different one than the stream's reopens it.
+    ///   - progress: called for every chunk that arrives, so a deadline measures stalls, not file size.
+    func read(
+        at offset: Int64, count: Int, generation: UInt64 = 0, progress: @Sendable () -> Void = {}
+    ) async throws -> [UInt8] {
+        if busy { await withCheckedContinuation { waiting.append($0) } }
+        busy = true
+        defer {
+            if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
+        }
+        let keptStart = position - Int64(kept.readableBytes)
+        if streamsOpened == 0 || generation != openedAt || offset < keptStart || offset > position + Self.maximumSkip {
+            try await reopen(at: offset, generation: generation)
+        }
+        let wanted = offset + Int64(count)
+        while position < wanted, !ended, var stream = iterator {
+            guard var chunk = try await stream.next(isolation: self) else {
+                ended = true
+                break
+            }
+            iterator = stream
+            position += Int64(chunk.readableBytes)
+            kept.writeBuffer(&chunk)
+            progress()
+            // Keep what this read still needs and the window behind the position; drop the rest.
+            let drop = min(offset, position - Int64(Self.window)) - (position - Int64(kept.readableBytes))
+            if drop > 0 { kept.moveReaderIndex(forwardBy: Int(drop)) }
+            if kept.readerIndex > Self.window { kept.discardReadBytes() }
+        }
+        let start = position - Int64(kept.readableBytes)
+        let lower = max(offset, start)
+        let upper = min(wanted, position)
+        guard lower < upper else { return [] }
+        return kept.getBytes(at: kept.readerIndex + Int(lower - start), length: Int(upper - lower)) ?? []
+    }
+
+    private func reopen(at offset: Int64, generation: UInt64) async throws {
+        iterator = nil
+        ended = false
+        kept.clear()
+        let content = try await backend.readFile(itemID, range: offset..<Int64.max)
+        iterator = content.body.makeAsyncIterator()
+        position = offset
+        openedAt = generation
+        streamsOpened += 1
+    }
+}
