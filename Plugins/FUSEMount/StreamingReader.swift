@@ -52,6 +52,21 @@ actor StreamingReader {
         defer {
             if waiting.isEmpty { busy = false } else { waiting.removeFirst().resume() }
         }
+        let streamsBefore = streamsOpened
+        do {
+            return try await serve(at: offset, count: count, generation: generation, progress: progress)
+        } catch {
+            // A stream kept open between reads can end under us (the host closed an idle connection, a version it
+            // was reading was collected): open a fresh one, once, unless this read opened the one that failed.
+            guard streamsOpened == streamsBefore, !Task.isCancelled else { throw error }
+            try await reopen(at: offset, generation: generation)
+            return try await serve(at: offset, count: count, generation: generation, progress: progress)
+        }
+    }
+
+    private func serve(
+        at offset: Int64, count: Int, generation: UInt64, progress: @Sendable () -> Void
+    ) async throws -> [UInt8] {
         let keptStart = position - Int64(kept.readableBytes)
         if streamsOpened == 0 || generation != openedAt || offset < keptStart || offset > position + Self.maximumSkip {
             try await reopen(at: offset, generation: generation)

@@ -1,6 +1,7 @@
 import FileSystemStorage
 import Foundation
 import NIOCore
+import Synchronization
 import Testing
 import WOPIStorage
 import WOPITestSupport
@@ -103,5 +104,47 @@ struct StreamingReaderTests {
         #expect(try await reader.read(at: 4, count: 4, generation: 0) == fixture.expected(4, 4), "one version")
         #expect(try await reader.read(at: 0, count: 100, generation: 1) == Array("new content".utf8))
         #expect(await reader.streamsOpened == 2)
+    }
+}
+
+extension StreamingReaderTests {
+    @Test("a kept stream that fails is reopened at the wanted offset, once; when that one fails too, the read fails")
+    func failedStreamIsReopenedOnce() async throws {
+        let fixture = try await Fixture(size: 2 * 1024 * 1024)
+        defer { fixture.directory.remove() }
+        struct Dropped: Error {}
+        let failures = Mutex(1)  // how many streams still fail after their first chunk
+        let storage = InterceptingStorage(
+            base: fixture.storage,
+            content: { content in
+                let failing = failures.withLock { remaining in
+                    defer { remaining -= 1 }
+                    return remaining > 0
+                }
+                guard failing else { return content }
+                return FileContent(
+                    metadata: content.metadata,
+                    body: ByteStream {
+                        var iterator = content.body.makeAsyncIterator()
+                        var delivered = false
+                        return {
+                            guard !delivered else { throw Dropped() }
+                            delivered = true
+                            return try await iterator.next()
+                        }
+                    })
+            }, intercept: { _ in })
+        let reader = StreamingReader(backend: storage, itemID: fixture.file.id)
+        // The first chunk (256 KiB) serves two reads; the third needs more, the kept stream fails, a new one opens.
+        for offset in [0, Self.piece, 2 * Self.piece, 3 * Self.piece] {
+            #expect(try await reader.read(at: Int64(offset), count: Self.piece) == fixture.expected(offset, Self.piece))
+        }
+        #expect(await reader.streamsOpened == 2)
+
+        // When the reopened stream fails too, the read is not retried again: the error reaches the caller.
+        failures.withLock { $0 = 2 }
+        let fresh = StreamingReader(backend: storage, itemID: fixture.file.id)
+        _ = try await fresh.read(at: 0, count: Self.piece)
+        await #expect(throws: Dropped.self) { try await fresh.read(at: 0, count: 1024 * 1024) }
     }
 }

@@ -1,7 +1,8 @@
 import Synchronization
 import WOPIStorage
 
-/// A backend that forwards to an `InMemoryStorage` after letting a test hook see (and delay or fail) each call.
+/// A backend that forwards to another after letting a test hook see (and delay or fail) each call, and another
+/// hook change the content that `readFile` returns.
 struct InterceptingStorage: StorageBackend {
     /// The call about to be forwarded.
     enum Call: Sendable {
@@ -9,12 +10,13 @@ struct InterceptingStorage: StorageBackend {
         case other
     }
 
-    let base: InMemoryStorage
+    let base: any StorageBackend
+    var content: @Sendable (FileContent) -> FileContent = { $0 }
     let intercept: @Sendable (Call) async throws -> Void
 
     func rootContainer(forUser user: String) async throws -> ContainerMetadata {
         try await intercept(.other)
-        return await base.rootContainer(forUser: user)
+        return try await base.rootContainer(forUser: user)
     }
 
     func item(_ id: ItemID) async throws -> StorageItem {
@@ -41,7 +43,7 @@ struct InterceptingStorage: StorageBackend {
 
     func readFile(_ id: ItemID, range: Range<Int64>?) async throws -> FileContent {
         try await intercept(.other)
-        return try await base.readFile(id, range: range)
+        return content(try await base.readFile(id, range: range))
     }
 
     func writeFile(_ id: ItemID, content: ByteStream, expectedVersion: String?) async throws -> FileMetadata {
