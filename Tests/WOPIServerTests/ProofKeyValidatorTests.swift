@@ -6,7 +6,7 @@ import WOPIModels
 import WOPIServer
 import _CryptoExtras
 
-/// Microsoft's proof-key sample vectors, from `/work/shared/data/wopi-proof-key-vectors.json`.
+/// Microsoft's public proof-key sample vectors, kept beside this file in `Vectors/wopi-proof-key-vectors.json`.
 struct ProofKeyVectors: Decodable {
     struct Case: Decodable {
         var name: String
@@ -29,9 +29,8 @@ struct ProofKeyVectors: Decodable {
         }
     }
 
-    /// Repo root is three levels above this file; the shared data folder sits beside the repo.
-    static let location = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("../shared/data/wopi-proof-key-vectors.json").standardized
+    static let location = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Vectors/wopi-proof-key-vectors.json")
 
     static func load() throws -> ProofKeyVectors {
         guard let data = FileManager.default.contents(atPath: location.path) else {
@@ -43,8 +42,7 @@ struct ProofKeyVectors: Decodable {
     struct VectorsMissing: Error, CustomStringConvertible {
         var path: String
         var description: String {
-            "The proof-key test vectors are missing: expected them at \(path) "
-                + "(<repo root>/../shared/data/wopi-proof-key-vectors.json)."
+            "The proof-key test vectors are missing: expected them at \(path)."
         }
     }
 }
