@@ -20,8 +20,9 @@ actor StreamingReader {
 
     private let backend: any StorageBackend
     private let itemID: ItemID
+    /// The open stream; `nil` before the first read and after a failure, so that the next read reopens.
     private var iterator: ByteStream.AsyncIterator?
-    /// Whether the stream has ended (the end of the file is at `position`).
+    /// Whether the open stream has ended (the end of the file is at `position`).
     private var ended = false
     /// The file offset of the next byte the stream yields.
     private var position: Int64 = 0
@@ -68,12 +69,19 @@ actor StreamingReader {
         at offset: Int64, count: Int, generation: UInt64, progress: @Sendable () -> Void
     ) async throws -> [UInt8] {
         let keptStart = position - Int64(kept.readableBytes)
-        if streamsOpened == 0 || generation != openedAt || offset < keptStart || offset > position + Self.maximumSkip {
+        if iterator == nil || generation != openedAt || offset < keptStart || offset > position + Self.maximumSkip {
             try await reopen(at: offset, generation: generation)
         }
         let wanted = offset + Int64(count)
         while position < wanted, !ended, var stream = iterator {
-            guard var chunk = try await stream.next(isolation: self) else {
+            let next: ByteBuffer?
+            do {
+                next = try await stream.next(isolation: self)
+            } catch {
+                iterator = nil  // never read on from a failed stream: that could look like the end of the file
+                throw error
+            }
+            guard var chunk = next else {
                 ended = true
                 break
             }

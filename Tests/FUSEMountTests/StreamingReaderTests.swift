@@ -148,3 +148,26 @@ extension StreamingReaderTests {
         await #expect(throws: Dropped.self) { try await fresh.read(at: 0, count: 1024 * 1024) }
     }
 }
+
+extension StreamingReaderTests {
+    @Test("after a read fails, the next read opens a new stream rather than reporting the end of the file")
+    func failureNeverLooksLikeTheEnd() async throws {
+        let fixture = try await Fixture(size: 1024 * 1024)
+        defer { fixture.directory.remove() }
+        struct Refused: Error {}
+        let refusing = Mutex(false)
+        let storage = InterceptingStorage(base: fixture.storage) { _ in
+            if refusing.withLock({ $0 }) { throw Refused() }
+        }
+        let reader = StreamingReader(backend: storage, itemID: fixture.file.id)
+        #expect(try await reader.read(at: 0, count: Self.piece) == fixture.expected(0, Self.piece))
+        let position = 2 * Self.piece  // one 256 KiB chunk has been read
+        refusing.withLock { $0 = true }
+        // A new generation makes the reader reopen, and the backend refuses.
+        await #expect(throws: Refused.self) { try await reader.read(at: 0, count: Self.piece, generation: 1) }
+        refusing.withLock { $0 = false }
+        // The same offset and generation as the stream before the failure: it must reopen, not answer "end of file".
+        let got = try await reader.read(at: Int64(position), count: Self.piece, generation: 0)
+        #expect(got == fixture.expected(position, Self.piece))
+    }
+}
