@@ -11,14 +11,10 @@ import WOPITestSupport
         let base = try await host.waitUntilListening()
         #expect(host.printed.contains("user: demo"), "an empty data directory is seeded")
 
-        let json = try await HostProcess.run([
-            "token", "--data", directory.url.path, "--user", "demo", "--file", "Welcome.docx",
-        ])
-        let token = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
-        let wopiSrc = try #require(token["wopiSrc"] as? String)
-        let accessToken = try #require(token["accessToken"] as? String)
+        let token = try await HostProcess.token(data: directory.url, file: "Welcome.docx")
+        let (wopiSrc, accessToken) = (token.wopiSrc, token.accessToken)
         #expect(wopiSrc.hasPrefix(base + "/wopi/files/"))
-        #expect((token["accessTokenTTL"] as? Int64 ?? 0) > Int64(Date().timeIntervalSince1970 * 1000))
+        #expect(token.accessTokenTTL > Int64(Date().timeIntervalSince1970 * 1000))
 
         let url = "\(wopiSrc)?access_token=\(accessToken)"
         let contents = "\(wopiSrc)/contents?access_token=\(accessToken)"
@@ -38,16 +34,10 @@ import WOPITestSupport
         _ = try await HostProcess.run([
             "import", "--data", directory.url.path, "--user", "ana", local.path, "Work/plan.txt",
         ])
-        let anaJSON = try await HostProcess.run([
-            "token", "--data", directory.url.path, "--user", "ana", "--file", "Work/plan.txt",
-        ])
-        let ana = try JSONSerialization.jsonObject(with: Data(anaJSON.utf8)) as? [String: Any] ?? [:]
-        let anaURL =
-            "\(try #require(ana["wopiSrc"] as? String))/contents?access_token=\(try #require(ana["accessToken"] as? String))"
-        #expect(try await HTTP.get(anaURL).text == "plan")
+        let ana = try await HostProcess.token(data: directory.url, user: "ana", file: "Work/plan.txt")
+        #expect(try await HTTP.get("\(ana.wopiSrc)/contents?access_token=\(ana.accessToken)").text == "plan")
         // Ana's token does not open the demo user's file.
-        #expect(
-            try await HTTP.get("\(wopiSrc)?access_token=\(try #require(ana["accessToken"] as? String))").status == 404)
+        #expect(try await HTTP.get("\(wopiSrc)?access_token=\(ana.accessToken)").status == 404)
 
         #expect(await host.stop(signal: SIGTERM) == 0, "graceful shutdown exits 0")
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("server.json").path))
@@ -71,10 +61,8 @@ import WOPITestSupport
         let base = try await host.waitUntilListening()
         #expect(base.hasPrefix("https://127.0.0.1:"))
 
-        let json = try await HostProcess.run(["token", "--data", data.path, "--user", "demo", "--file", "Notes.txt"])
-        let token = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] ?? [:]
-        let wopiSrc = try #require(token["wopiSrc"] as? String)
-        let accessToken = try #require(token["accessToken"] as? String)
+        let token = try await HostProcess.token(data: data, file: "Notes.txt")
+        let (wopiSrc, accessToken) = (token.wopiSrc, token.accessToken)
         #expect(wopiSrc.hasPrefix(base + "/wopi/files/"))
 
         func curl(_ arguments: String...) async throws -> ChildProcess.Result {

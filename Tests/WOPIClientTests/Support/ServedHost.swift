@@ -58,17 +58,7 @@ actor ServedHost {
 extension ServedHost.Running {
     /// `wopi-host token` for a file of a user: its WOPISrc and token, as a resource.
     func token(user: String = "demo", file: String = "Welcome.docx", ttl: Int = 3600) async throws -> WOPIResource {
-        let result = try await WopiProcess.run(
-            ["token", "--data", directory.url.path, "--user", user, "--file", file, "--ttl", String(ttl)],
-            executable: HostProcess.executable)
-        guard result.status == 0 else { throw HostProcessError("wopi-host token failed: \(result.error)") }
-        let output = result.output
-        struct Token: Decodable {
-            var wopiSrc: String
-            var accessToken: String
-            var accessTokenTTL: Int64
-        }
-        let token = try JSONDecoder().decode(Token.self, from: Data(output.utf8))
+        let token = try await HostProcess.token(data: directory.url, user: user, file: file, ttl: ttl)
         return try WOPIResource(
             endpoint: URL(string: token.wopiSrc)!, accessToken: token.accessToken,
             expiry: EpochMilliseconds.date(token.accessTokenTTL))

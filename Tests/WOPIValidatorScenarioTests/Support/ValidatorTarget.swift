@@ -32,8 +32,7 @@ struct ValidatorTarget: Sendable {
             try Data("wopitest".utf8).write(to: local)
             let data = directory.url.path
             _ = try await HostProcess.run(["import", "--data", data, "--user", "demo", local.path, testFilePath])
-            let json = try await HostProcess.run(["token", "--data", data, "--user", "demo", "--file", testFilePath])
-            let token = try JSONDecoder().decode(TokenOutput.self, from: Data(json.utf8))
+            let token = try await HostProcess.token(data: directory.url, file: testFilePath)
             let target = ValidatorTarget(
                 wopiSrc: token.wopiSrc, accessToken: token.accessToken, accessTokenTTL: token.accessTokenTTL)
             let result = try await body(target)
@@ -43,12 +42,5 @@ struct ValidatorTarget: Sendable {
             await host.stop()
             throw error
         }
-    }
-
-    /// The JSON `wopi-host token` prints.
-    private struct TokenOutput: Decodable {
-        var wopiSrc: String
-        var accessToken: String
-        var accessTokenTTL: Int64
     }
 }
