@@ -94,10 +94,11 @@ public enum LockStoreConformance {
 
     static func expiry(_ store: any LockStore) async throws {
         let file = ItemID.random()
-        // Wide margins: a loaded machine (CI, a durable database syncing to disk) must not make this flaky.
-        _ = try await store.compareAndSwap(file: file, expected: nil, new: lock("short", in: 3))
+        // Wide margins: a loaded machine (CI, a durable database syncing to disk) must not make this flaky. A 3 s
+        // lock was once gone by the very next read, with the whole test suite on 2 cores.
+        _ = try await store.compareAndSwap(file: file, expected: nil, new: lock("short", in: 10))
         try Check.expectEqual(try await store.lock(on: file)?.id, "short", "a lock before it expires")
-        try await Task.sleep(for: .milliseconds(3500))
+        try await Task.sleep(for: .milliseconds(10_500))
         try expectLock(try await store.lock(on: file), nil, "after expiry")
         try expectConflict(
             try await store.compareAndSwap(file: file, expected: "short", new: lock("late")), current: nil,
