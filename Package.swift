@@ -7,6 +7,13 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// For targets that declare what they re-export: imports are internal unless marked `public`/`package`, and a
+/// member is visible only where its module is imported.
+let strictImports: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
 let package = Package(
     name: "WOPIKit",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -16,6 +23,8 @@ let package = Package(
         .library(name: "WOPIStorageConformance", targets: ["WOPIStorageConformance"]),
         .library(name: "WOPIServer", targets: ["WOPIServer"]),
         .library(name: "WOPIServerHummingbird", targets: ["WOPIServerHummingbird"]),
+        .library(name: "WOPIOAuthCore", targets: ["WOPIOAuthCore"]),
+        .library(name: "WOPIAuthorizationServer", targets: ["WOPIAuthorizationServer"]),
         .library(name: "WOPIOAuth", targets: ["WOPIOAuth"]),
         .library(name: "FileSystemStorage", targets: ["FileSystemStorage"]),
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
@@ -73,6 +82,26 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "WOPIOAuthCore",
+            dependencies: ["WOPIModels", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Modules/WOPIOAuthCore",
+            swiftSettings: swiftSettings + strictImports
+        ),
+        .target(
+            name: "WOPIAuthorizationServer",
+            dependencies: [
+                "WOPIModels",
+                "WOPIOAuthCore",
+                "WOPIServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Modules/WOPIAuthorizationServer",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "WOPIServerHummingbird",
             dependencies: [
                 "WOPIServer",
@@ -85,6 +114,7 @@ let package = Package(
             name: "WOPIOAuth",
             dependencies: [
                 "WOPIModels",
+                "WOPIOAuthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -136,7 +166,7 @@ let package = Package(
         .target(
             name: "SQLiteServerStores",
             dependencies: [
-                "SQLiteStorage", "WOPIServer",
+                "SQLiteStorage", "WOPIServer", "WOPIAuthorizationServer",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Plugins/SQLiteServerStores",
@@ -173,6 +203,7 @@ let package = Package(
             dependencies: [
                 "WOPIModels",
                 "WOPIServer",
+                "WOPIAuthorizationServer",
                 "WOPIServerHummingbird",
                 "FileSystemStorage",
                 "SQLiteStorage",
@@ -263,7 +294,9 @@ let package = Package(
         ),
         .testTarget(
             name: "WOPIOAuthTests",
-            dependencies: ["WOPIOAuth", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                "WOPIOAuth", "WOPIOAuthCore", "WOPIModels", .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             path: "Tests/WOPIOAuthTests",
             swiftSettings: swiftSettings
         ),
@@ -283,7 +316,7 @@ let package = Package(
             dependencies: [
                 "SQLiteServerStores",
                 "WOPITestSupport",
-                "WOPIServer", "WOPIServerHummingbird",
+                "WOPIServer", "WOPIAuthorizationServer", "WOPIServerHummingbird", "WOPIModels",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -314,7 +347,9 @@ let package = Package(
             name: "WOPIClientTests",
             dependencies: [
                 "WOPITestSupport",
-                "WOPIClient", "WOPIStorageConformance", "WOPIServer", "WOPIServerHummingbird", "wopi-host", "wopi",
+                "WOPIClient", "WOPIStorageConformance", "WOPIServer", "WOPIAuthorizationServer",
+                "WOPIServerHummingbird",
+                "wopi-host", "wopi",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
