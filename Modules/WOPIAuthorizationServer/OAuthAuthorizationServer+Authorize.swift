@@ -7,6 +7,13 @@ import WOPIServer
 extension OAuthAuthorizationServer {
     /// `GET /oauth2/authorize`: validates the request and shows the sign-in page.
     func showSignIn(_ request: WOPIRequest) async throws -> WOPIResponse {
+        guard request.query.isWellFormed else {
+            return AuthorizationPage.response(
+                AuthorizationPage.error(
+                    "The sign-in link is malformed. Start the sign-in again from the app.", configuration: configuration
+                ),
+                status: .badRequest)
+        }
         switch try await AuthorizationRequest.validate(
             OAuthParameters(request.query), store: store, configuration: configuration)
         {

@@ -20,8 +20,9 @@ struct OAuthParameters: Sendable {
         }
     }
 
-    init(_ query: [String: String]) {
-        self.init(query.map { (name: $0.key, value: $0.value) })
+    /// The parameters of a request's query, repeats kept so they can be refused.
+    init(_ query: WOPIQuery) {
+        self.init(query.pairs)
     }
 
     /// The value of `name`, `nil` when absent or empty (RFC 6749 §3.1: empty parameters are treated as omitted).

@@ -63,16 +63,24 @@ package enum PercentEncoding {
         return String(validating: bytes, as: UTF8.self)
     }
 
+    /// Splits a query or form body (`a=1&b=2`, no leading `?`) into its pairs as sent, still encoded, in order.
+    ///
+    /// Empty segments are skipped; a segment without `=` has an empty value.
+    package static func splitPairs(_ query: Substring) -> [(name: Substring, value: Substring)] {
+        query.split(separator: "&", omittingEmptySubsequences: true).map { segment in
+            guard let equals = segment.firstIndex(of: "=") else { return (segment, segment[segment.endIndex...]) }
+            return (segment[..<equals], segment[segment.index(after: equals)...])
+        }
+    }
+
     /// Splits a form-encoded query or body (`a=1&b=2`, no leading `?`) into decoded pairs, in order, repeats kept.
     ///
     /// Empty segments are skipped; a segment without `=` has an empty value; `+` is a space.
     /// - Returns: `nil` when any name or value is malformed.
     package static func decodePairs(_ query: some StringProtocol) -> [(name: String, value: String)]? {
         var pairs: [(name: String, value: String)] = []
-        for segment in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = segment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(parts[0], plusIsSpace: true),
-                let value = parts.count > 1 ? decode(parts[1], plusIsSpace: true) : ""
+        for (rawName, rawValue) in splitPairs(Substring(query)) {
+            guard let name = decode(rawName, plusIsSpace: true), let value = decode(rawValue, plusIsSpace: true)
             else { return nil }
             pairs.append((name, value))
         }

@@ -1,0 +1,36 @@
+import HTTPTypes
+import Testing
+import WOPIServer
+
+@Suite("A lossless request: the target as sent, every query pair in order")
+struct WOPIRequestTests {
+    private func request(_ target: String) -> WOPIRequest {
+        WOPIRequest(head: HTTPRequest(method: .get, scheme: "http", authority: "h:1", path: target))
+    }
+
+    @Test func keepsTheTargetAndEveryPairInOrder() {
+        let request = request("/wopi/files/a%20b?access_token=t1&x=1&access_token=t2&empty&plus=a+b%2B")
+        #expect(request.target == "/wopi/files/a%20b?access_token=t1&x=1&access_token=t2&empty&plus=a+b%2B")
+        #expect(request.path == "/wopi/files/a b")
+        #expect(request.query.pairs.map(\.name) == ["access_token", "x", "access_token", "empty", "plus"])
+        #expect(request.query["access_token"] == "t1")
+        #expect(request.query.values("access_token") == ["t1", "t2"])
+        #expect(request.query["empty"] == "")
+        #expect(request.query["plus"] == "a b+")
+        #expect(request.query.isWellFormed)
+        #expect(request.accessToken == "t1")
+        #expect(request.url(origin: "https://wopi.example.com/") == "https://wopi.example.com" + request.target)
+    }
+
+    @Test func aMalformedPairIsLeftOutAndReported() {
+        let request = request("/p?a=1&b=%ZZ&c=%E2%82&d=4")
+        #expect(request.query.pairs.map(\.name) == ["a", "d"])
+        #expect(!request.query.isWellFormed)
+    }
+
+    @Test func noQuery() {
+        let request = request("/wopi/files/abc")
+        #expect(request.path == "/wopi/files/abc")
+        #expect(request.query.pairs.isEmpty && request.query.isWellFormed)
+    }
+}
