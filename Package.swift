@@ -14,6 +14,33 @@ let strictImports: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// The optional integrations, each behind a package trait (all on by default). A consumer that needs only the core
+/// (`WOPIModels`, `WOPIStorage`, `WOPIServer`, `WOPIClient`, `WOPIOAuth`, ...) depends on WOPIKit with `traits: []`
+/// and then resolves neither Hummingbird, nor GRDB, nor ArgumentParser.
+let traits: Set<Trait> = [
+    .trait(
+        name: "HummingbirdAdapter",
+        description: "The Hummingbird 2 adapter (WOPIServerHummingbird): mounts the host on a Hummingbird router."),
+    .trait(name: "SQLite", description: "The SQLite plugins (SQLiteStorage, SQLiteServerStores), on GRDB."),
+    .trait(
+        name: "Examples", description: "The example programs (wopi-host, wopi, the benchmarks), on ArgumentParser.",
+        enabledTraits: ["HummingbirdAdapter", "SQLite"]),
+    .default(enabledTraits: ["HummingbirdAdapter", "SQLite", "Examples"]),
+]
+
+extension Target.Dependency {
+    /// A Hummingbird product, resolved only with the `HummingbirdAdapter` trait.
+    static func hummingbird(_ name: String = "Hummingbird") -> Target.Dependency {
+        .product(name: name, package: "hummingbird", condition: .when(traits: ["HummingbirdAdapter"]))
+    }
+    /// GRDB, resolved only with the `SQLite` trait.
+    static let grdb = Target.Dependency.product(
+        name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"]))
+    /// ArgumentParser, resolved only with the `Examples` trait.
+    static let argumentParser = Target.Dependency.product(
+        name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Examples"]))
+}
+
 let package = Package(
     name: "WOPIKit",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -34,6 +61,7 @@ let package = Package(
         .library(name: "WOPIClient", targets: ["WOPIClient"]),
         .executable(name: "wopi", targets: ["wopi"]),
     ],
+    traits: traits,
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
@@ -105,7 +133,7 @@ let package = Package(
             name: "WOPIServerHummingbird",
             dependencies: [
                 "WOPIServer",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .hummingbird(),
             ],
             path: "Modules/WOPIServerHummingbird",
             swiftSettings: swiftSettings
@@ -155,7 +183,7 @@ let package = Package(
             name: "SQLiteStorage",
             dependencies: [
                 "WOPIStorage",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .grdb,
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -167,7 +195,7 @@ let package = Package(
             name: "SQLiteServerStores",
             dependencies: [
                 "SQLiteStorage", "WOPIServer", "WOPIAuthorizationServer",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .grdb,
             ],
             path: "Plugins/SQLiteServerStores",
             swiftSettings: swiftSettings
@@ -209,9 +237,9 @@ let package = Package(
                 "SQLiteStorage",
                 "SQLiteServerStores",
                 "FUSEMount",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .hummingbird(),
+                .hummingbird("HummingbirdTLS"),
+                .argumentParser,
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -228,7 +256,7 @@ let package = Package(
                 "WOPIModels",
                 "WOPIStorage",
                 "FUSEMount",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .argumentParser,
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Examples/wopi",
@@ -242,7 +270,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .argumentParser,
             ],
             path: "Benchmarks/wopikit-bench",
             swiftSettings: swiftSettings
@@ -252,7 +280,7 @@ let package = Package(
         .target(
             name: "WOPITestSupport",
             dependencies: [
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -286,7 +314,7 @@ let package = Package(
             name: "SQLiteStorageTests",
             dependencies: [
                 "SQLiteStorage", "WOPIStorageConformance",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .grdb,
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/SQLiteStorageTests",
@@ -295,7 +323,7 @@ let package = Package(
         .testTarget(
             name: "WOPIOAuthTests",
             dependencies: [
-                "WOPIOAuth", "WOPIOAuthCore", "WOPIModels", .product(name: "Hummingbird", package: "hummingbird"),
+                "WOPIOAuth", "WOPIOAuthCore", "WOPIModels", .hummingbird(),
             ],
             path: "Tests/WOPIOAuthTests",
             swiftSettings: swiftSettings
@@ -318,7 +346,7 @@ let package = Package(
                 "WOPITestSupport",
                 "WOPIServer", "WOPIAuthorizationServer", "WOPIServerHummingbird", "WOPIModels",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -333,7 +361,7 @@ let package = Package(
                 "WOPITestSupport",
                 "WOPIServer", "WOPIServerHummingbird", "FileSystemStorage", "wopi-host",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -350,7 +378,7 @@ let package = Package(
                 "WOPIClient", "WOPIStorageConformance", "WOPIServer", "WOPIAuthorizationServer",
                 "WOPIServerHummingbird",
                 "wopi-host", "wopi",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
