@@ -118,6 +118,7 @@ let package = Package(
         .target(
             name: "WOPIAuthorizationServer",
             dependencies: [
+                "WOPIStorage",
                 "WOPIModels",
                 "WOPIOAuthCore",
                 "WOPIServer",
@@ -132,6 +133,8 @@ let package = Package(
         .target(
             name: "WOPIServerHummingbird",
             dependencies: [
+                "WOPIStorage", .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 "WOPIServer",
                 .hummingbird(),
             ],
@@ -229,6 +232,7 @@ let package = Package(
         .executableTarget(
             name: "wopi-host",
             dependencies: [
+                "WOPIStorage", .product(name: "NIOCore", package: "swift-nio"),
                 "WOPIModels",
                 "WOPIServer",
                 "WOPIAuthorizationServer",
@@ -298,13 +302,16 @@ let package = Package(
         ),
         .testTarget(
             name: "WOPIStorageTests",
-            dependencies: ["WOPIStorage", "WOPIStorageConformance"],
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), "WOPIStorage", "WOPIStorageConformance",
+            ],
             path: "Tests/WOPIStorageTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FileSystemStorageTests",
             dependencies: [
+                "WOPIStorage", .product(name: "NIOCore", package: "swift-nio"),
                 "WOPITestSupport", "FileSystemStorage", "WOPIStorageConformance",
             ],
             path: "Tests/FileSystemStorageTests",
@@ -313,6 +320,7 @@ let package = Package(
         .testTarget(
             name: "SQLiteStorageTests",
             dependencies: [
+                "WOPIStorage", .product(name: "Logging", package: "swift-log"),
                 "SQLiteStorage", "WOPIStorageConformance",
                 .grdb,
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -323,6 +331,7 @@ let package = Package(
         .testTarget(
             name: "WOPIOAuthTests",
             dependencies: [
+                .product(name: "Logging", package: "swift-log"),
                 "WOPIOAuth", "WOPIOAuthCore", "WOPIModels", .hummingbird(),
             ],
             path: "Tests/WOPIOAuthTests",
@@ -342,6 +351,7 @@ let package = Package(
         .testTarget(
             name: "OAuthServerTests",
             dependencies: [
+                "SQLiteStorage", "WOPIStorage", .product(name: "Logging", package: "swift-log"),
                 "SQLiteServerStores",
                 "WOPITestSupport",
                 "WOPIServer", "WOPIAuthorizationServer", "WOPIServerHummingbird", "WOPIModels",
@@ -358,6 +368,9 @@ let package = Package(
         .testTarget(
             name: "WOPIServerTests",
             dependencies: [
+                "WOPIModels", "WOPIStorage", .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 "WOPITestSupport",
                 "WOPIServer", "WOPIServerHummingbird", "FileSystemStorage", "wopi-host",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -374,6 +387,8 @@ let package = Package(
         .testTarget(
             name: "WOPIClientTests",
             dependencies: [
+                "WOPIModels", "WOPIStorage", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 "WOPITestSupport",
                 "WOPIClient", "WOPIStorageConformance", "WOPIServer", "WOPIAuthorizationServer",
                 "WOPIServerHummingbird",
