@@ -84,6 +84,7 @@ let package = Package(
             name: "WOPIStorage",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Modules/WOPIStorage",
@@ -100,6 +101,7 @@ let package = Package(
             dependencies: [
                 "WOPIModels",
                 "WOPIStorage",
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -119,6 +121,7 @@ let package = Package(
             name: "WOPIAuthorizationServer",
             dependencies: [
                 "WOPIStorage",
+                .product(name: "NIOPosix", package: "swift-nio"),
                 "WOPIModels",
                 "WOPIOAuthCore",
                 "WOPIServer",
@@ -145,6 +148,7 @@ let package = Package(
             name: "WOPIOAuth",
             dependencies: [
                 "WOPIModels",
+                "WOPIStorage",
                 "WOPIOAuthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -355,6 +359,7 @@ let package = Package(
                 "SQLiteServerStores",
                 "WOPITestSupport",
                 "WOPIServer", "WOPIAuthorizationServer", "WOPIServerHummingbird", "WOPIModels",
+                .grdb,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

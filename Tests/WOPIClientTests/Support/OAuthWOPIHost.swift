@@ -32,7 +32,7 @@ struct OAuthWOPIHost: Sendable {
         let logger = Logger.quiet
         let keyDirectory = try TemporaryDirectory()
         defer { keyDirectory.remove() }
-        let users = TestUserDirectory()
+        let users = InMemoryUserDirectory()
         await users.save(WOPIUser(id: "ana", signInName: "ana@example.com", displayName: "Ana", passwordHash: nil))
         let storage = InMemoryStorage()
         let root = await storage.rootContainer(forUser: "ana")
@@ -46,7 +46,7 @@ struct OAuthWOPIHost: Sendable {
         let host = WOPIHost(
             storage: storage, locks: InMemoryLockStore(), users: users,
             tokens: AccessTokenSigner(
-                key: try SecretKeyFile.loadOrCreate(at: keyDirectory.url.appendingPathComponent("key"))),
+                key: try await SecretKeyFile.loadOrCreate(at: keyDirectory.url.appendingPathComponent("key"))),
             configuration: configuration, bootstrapper: BootstrapperConfiguration(verifier: oauth), logger: logger)
         let router = Router()
         WOPIRoutes.add(to: router, host: host)
@@ -155,14 +155,6 @@ final class TestOAuthServer: OAuthAccessTokenVerifier {
         return Response(
             status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: json)))
     }
-}
-
-/// Users in memory.
-actor TestUserDirectory: UserDirectory {
-    private var users: [String: WOPIUser] = [:]
-    func user(_ id: String) -> WOPIUser? { users[id] }
-    func save(_ user: WOPIUser) { users[user.id] = user }
-    func allUsers() -> [WOPIUser] { users.values.sorted { $0.id < $1.id } }
 }
 
 /// `application/x-www-form-urlencoded` and PKCE helpers.
