@@ -48,6 +48,8 @@ let package = Package(
         .library(name: "WOPIModels", targets: ["WOPIModels"]),
         .library(name: "WOPIStorage", targets: ["WOPIStorage"]),
         .library(name: "WOPIStorageConformance", targets: ["WOPIStorageConformance"]),
+        .library(name: "WOPIServerConformance", targets: ["WOPIServerConformance"]),
+        .library(name: "WOPIOAuthConformance", targets: ["WOPIOAuthConformance"]),
         .library(name: "WOPIServer", targets: ["WOPIServer"]),
         .library(name: "WOPIServerHummingbird", targets: ["WOPIServerHummingbird"]),
         .library(name: "WOPIOAuthCore", targets: ["WOPIOAuthCore"]),
@@ -94,6 +96,18 @@ let package = Package(
             name: "WOPIStorageConformance",
             dependencies: ["WOPIStorage", .product(name: "NIOCore", package: "swift-nio")],
             path: "Modules/WOPIStorageConformance",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WOPIServerConformance",
+            dependencies: ["WOPIServer", "WOPIAuthorizationServer", "WOPIStorageConformance"],
+            path: "Modules/WOPIServerConformance",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WOPIOAuthConformance",
+            dependencies: ["WOPIOAuth", "WOPIStorageConformance"],
+            path: "Modules/WOPIOAuthConformance",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -288,6 +302,7 @@ let package = Package(
         .target(
             name: "WOPITestSupport",
             dependencies: [
+                "WOPIOAuth",
                 .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -337,6 +352,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
                 "WOPIOAuth", "WOPIOAuthCore", "WOPIModels", .hummingbird(),
+                "WOPITestSupport", "WOPIOAuthConformance", "WOPIStorageConformance",
             ],
             path: "Tests/WOPIOAuthTests",
             swiftSettings: swiftSettings
@@ -359,7 +375,7 @@ let package = Package(
                 "SQLiteServerStores",
                 "WOPITestSupport",
                 "WOPIServer", "WOPIAuthorizationServer", "WOPIServerHummingbird", "WOPIModels",
-                .grdb,
+                "WOPIServerConformance", "WOPIStorageConformance", .grdb,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
