@@ -59,6 +59,7 @@ let package = Package(
         .library(name: "FUSEMount", targets: ["FUSEMount"]),
         .executable(name: "wopi-host", targets: ["wopi-host"]),
         .library(name: "WOPIClient", targets: ["WOPIClient"]),
+        .library(name: "WOPIClientOAuth", targets: ["WOPIClientOAuth"]),
         .executable(name: "wopi", targets: ["wopi"]),
     ],
     traits: traits,
@@ -170,6 +171,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "WOPIClientOAuth",
+            dependencies: ["WOPIClient", "WOPIOAuth"],
+            path: "Modules/WOPIClientOAuth",
+            swiftSettings: swiftSettings + strictImports
+        ),
+
         // MARK: Plugins
         .target(
             name: "FileSystemStorage",
@@ -256,6 +264,7 @@ let package = Package(
             name: "wopi",
             dependencies: [
                 "WOPIClient",
+                "WOPIClientOAuth",
                 "WOPIOAuth",
                 "WOPIModels",
                 "WOPIStorage",
