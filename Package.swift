@@ -254,7 +254,7 @@ let package = Package(
         .testTarget(
             name: "SQLiteStorageTests",
             dependencies: [
-                "SQLiteStorage", "WOPIStorageConformance",
+                "WOPITestSupport", "SQLiteStorage", "WOPIStorageConformance",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -263,7 +263,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WOPIOAuthTests",
-            dependencies: ["WOPIOAuth", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["WOPITestSupport", "WOPIOAuth", .product(name: "Hummingbird", package: "hummingbird")],
             path: "Tests/WOPIOAuthTests",
             swiftSettings: swiftSettings
         ),
