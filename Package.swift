@@ -330,7 +330,7 @@ let package = Package(
             name: "SQLiteStorageTests",
             dependencies: [
                 "WOPIStorage", .product(name: "Logging", package: "swift-log"),
-                "SQLiteStorage", "WOPIStorageConformance",
+                "WOPITestSupport", "SQLiteStorage", "WOPIStorageConformance",
                 .grdb,
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -341,7 +341,7 @@ let package = Package(
             name: "WOPIOAuthTests",
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
-                "WOPIOAuth", "WOPIOAuthCore", "WOPIModels", .hummingbird(),
+                "WOPITestSupport", "WOPIOAuth", "WOPIOAuthCore", "WOPIModels", .hummingbird(),
             ],
             path: "Tests/WOPIOAuthTests",
             swiftSettings: swiftSettings
