@@ -8,7 +8,7 @@ SWIFT ?= swift
 ## make run: build and start the example host on its default storage (seeds a demo user on first start).
 run: deps
 	$(SWIFT) build -c release --product wopi-host
-	$$($(SWIFT) build -c release --show-bin-path)/wopi-host serve --data $(DATA) --port $(PORT)
+	$$($(SWIFT) build -c release --show-bin-path)/wopi-host serve --demo --data $(DATA) --port $(PORT)
 
 ## make test: lint, build everything and run every test. The real-mount FUSE suites run in a test process of
 ## their own: a child that another test spawns must never inherit a descriptor open on a test mount.

@@ -61,6 +61,7 @@ let package = Package(
         .library(name: "FUSEMount", targets: ["FUSEMount"]),
         .executable(name: "wopi-host", targets: ["wopi-host"]),
         .library(name: "WOPIClient", targets: ["WOPIClient"]),
+        .library(name: "WOPIClientOAuth", targets: ["WOPIClientOAuth"]),
         .executable(name: "wopi", targets: ["wopi"]),
     ],
     traits: traits,
@@ -188,6 +189,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "WOPIClientOAuth",
+            dependencies: ["WOPIClient", "WOPIOAuth"],
+            path: "Modules/WOPIClientOAuth",
+            swiftSettings: swiftSettings + strictImports
+        ),
+
         // MARK: Plugins
         .target(
             name: "FileSystemStorage",
@@ -274,6 +282,7 @@ let package = Package(
             name: "wopi",
             dependencies: [
                 "WOPIClient",
+                "WOPIClientOAuth",
                 "WOPIOAuth",
                 "WOPIModels",
                 "WOPIStorage",
@@ -340,7 +349,7 @@ let package = Package(
             name: "SQLiteStorageTests",
             dependencies: [
                 "WOPIStorage", .product(name: "Logging", package: "swift-log"),
-                "SQLiteStorage", "WOPIStorageConformance",
+                "WOPITestSupport", "SQLiteStorage", "WOPIStorageConformance",
                 .grdb,
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -351,8 +360,8 @@ let package = Package(
             name: "WOPIOAuthTests",
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
-                "WOPIOAuth", "WOPIOAuthCore", "WOPIModels", .hummingbird(),
-                "WOPITestSupport", "WOPIOAuthConformance", "WOPIStorageConformance",
+                "WOPITestSupport", "WOPIOAuth", "WOPIOAuthCore", "WOPIModels", .hummingbird(),
+                "WOPIOAuthConformance", "WOPIStorageConformance",
             ],
             path: "Tests/WOPIOAuthTests",
             swiftSettings: swiftSettings

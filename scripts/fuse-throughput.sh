@@ -18,7 +18,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$bin/wopi-host" serve --data "$work/data" --port 0 --log-level warning >"$work/serve.log" 2>&1 &
+"$bin/wopi-host" serve --demo --data "$work/data" --port 0 --log-level warning >"$work/serve.log" 2>&1 &
 host_pid=$!
 for _ in $(seq 100); do grep -q '^listening on' "$work/serve.log" && break; sleep 0.1; done
 url=$(grep '^listening on' "$work/serve.log" | cut -d' ' -f3)

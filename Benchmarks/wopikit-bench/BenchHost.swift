@@ -14,7 +14,8 @@ final class BenchHost: Sendable {
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("wopikit-bench-\(UUID())")
         process.executableURL = executable
         process.arguments = [
-            "serve", "--data", dataDirectory.path, "--storage", storage, "--port", "0", "--log-level", "warning",
+            "serve", "--demo", "--data", dataDirectory.path, "--storage", storage, "--port", "0", "--log-level",
+            "warning",
         ]
         let pipe = Pipe()
         process.standardOutput = pipe

@@ -8,6 +8,8 @@ struct GarbageCollectionService: Service {
     let storage: SQLiteStorage
     var interval: Duration = .seconds(3600)
     let logger: Logger
+    /// The clock that times the runs; tests pass one they move forward by hand.
+    var clock: any Clock<Duration> = ContinuousClock()
 
     /// Collects every ``interval`` until the host shuts down.
     func run() async {
@@ -17,7 +19,7 @@ struct GarbageCollectionService: Service {
     private func collectPeriodically() async {
         while !Task.isCancelled {
             do {
-                try await Task.sleep(for: interval)
+                try await clock.sleep(for: interval)
             } catch {
                 return  // cancelled: the host is shutting down.
             }

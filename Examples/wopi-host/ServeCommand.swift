@@ -15,7 +15,7 @@ import WOPIServerHummingbird
 /// `wopi-host serve`: runs the host until SIGINT or SIGTERM.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve", abstract: "Serve WOPI (and, on an empty data directory, seed a demo user and files).")
+        commandName: "serve", abstract: "Serve WOPI, the bootstrapper and OAuth (--demo seeds a demo user and files).")
 
     @OptionGroup var data: DataOptions
     @Option(name: .long, help: "The address to listen on.") var host = "127.0.0.1"
@@ -35,6 +35,12 @@ struct ServeCommand: AsyncParsableCommand {
             discussion: #"For example {"iOS":["contoso"],"Android":["5","com.contoso.app","com.contoso.Auth"]}."#))
     var urlSchemes: String?
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error.") var logLevel: String = "info"
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "On a data directory with no users, add the user demo (password demo) and a few documents.",
+            discussion: "For trying the host only: a deployment never starts with a known account."))
+    var demo = false
 
     func run() async throws {
         var logger = Logger(label: "wopi-host")
@@ -44,8 +50,14 @@ struct ServeCommand: AsyncParsableCommand {
         let users = stores.users
         let storage = stores.storage
         if try await users.allUsers().isEmpty {
-            try await DemoSeed.seed(users: users, storage: storage)
-            Console.line(DemoSeed.banner)
+            if demo {
+                try await DemoSeed.seed(users: users, storage: storage)
+                Console.line(DemoSeed.banner)
+            } else {
+                Console.line(
+                    "No users yet: add one with `wopi-host user add NAME --password-stdin --data \(data.data)`, "
+                        + "or start with --demo to try the host with a demo user.")
+            }
         }
         if try await stores.oauth.allClients().isEmpty {
             Console.line(try await DemoSeed.registerClients(in: stores.oauth, directory: directory))

@@ -115,11 +115,13 @@ public final class LoopbackRedirectReceiver: Sendable {
     /// - Parameters:
     ///   - expecting: The request's state and the expected issuer.
     ///   - timeout: How long the user has to finish signing in.
+    ///   - clock: The clock that measures `timeout`; tests pass one they move forward by hand.
     /// - Throws: The check's ``OAuthError``; ``OAuthError/Code/timeout``; ``OAuthError/Code/cancelled``.
     public func waitForAuthorizationResponse(
-        expecting: AuthorizationResponse.Expectation, timeout: Duration = .seconds(300)
+        expecting: AuthorizationResponse.Expectation, timeout: Duration = .seconds(300),
+        clock: any Clock<Duration> = ContinuousClock()
     ) async throws(OAuthError) -> AuthorizationResponse {
-        try await waitForRedirect(timeout: timeout) { redirect throws(OAuthError) in
+        try await waitForRedirect(timeout: timeout, clock: clock) { redirect throws(OAuthError) in
             try AuthorizationResponse.parse(redirect: redirect, expecting: expecting)
         }
     }
@@ -131,12 +133,15 @@ public final class LoopbackRedirectReceiver: Sendable {
     ///
     /// - Parameters:
     ///   - timeout: How long to wait.
+    ///   - clock: The clock that measures `timeout`; tests pass one they move forward by hand.
     ///   - handle: Checks the redirect and extracts what the caller needs.
     public func waitForRedirect<Value: Sendable>(
-        timeout: Duration, handle: (RedirectURL) throws(OAuthError) -> Value
+        timeout: Duration, clock: any Clock<Duration> = ContinuousClock(),
+        handle: (RedirectURL) throws(OAuthError) -> Value
     ) async throws(OAuthError) -> Value {
         let state = self.state
-        let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+        let timer = Task {
+            guard (try? await clock.sleep(for: timeout)) != nil else { return }  // cancelled: the wait ended
             state.fail(OAuthError(.timeout, "No sign-in redirect arrived within \(timeout); start the sign-in again."))
         }
         defer { timer.cancel() }

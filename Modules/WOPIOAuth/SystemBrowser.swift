@@ -15,15 +15,19 @@ public struct SystemBrowser: ExternalUserAgent {
     public var fallbackCommands: [[String]]
     /// How long a command may run before it counts as a browser that stays open.
     public var launchGracePeriod: Duration
+    /// The clock that measures ``launchGracePeriod``; tests pass one they move forward by hand.
+    public var clock: any Clock<Duration>
 
     /// Creates a browser launcher.
     public init(
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        fallbackCommands: [[String]] = SystemBrowser.platformCommands, launchGracePeriod: Duration = .seconds(2)
+        fallbackCommands: [[String]] = SystemBrowser.platformCommands, launchGracePeriod: Duration = .seconds(2),
+        clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.environment = environment
         self.fallbackCommands = fallbackCommands
         self.launchGracePeriod = launchGracePeriod
+        self.clock = clock
     }
 
     /// The platform's own opener: `open` on macOS, `xdg-open` elsewhere.
@@ -60,7 +64,7 @@ public struct SystemBrowser: ExternalUserAgent {
     public func open(_ url: URL) async throws {
         var failures: [String] = []
         for words in commandLines(for: url) {
-            switch await Self.run(words, gracePeriod: launchGracePeriod) {
+            switch await Self.run(words, gracePeriod: launchGracePeriod, clock: clock) {
             case .opened:
                 return
             case .failed(let reason):
@@ -78,7 +82,7 @@ public struct SystemBrowser: ExternalUserAgent {
         case failed(String)
     }
 
-    private static func run(_ words: [String], gracePeriod: Duration) async -> Outcome {
+    private static func run(_ words: [String], gracePeriod: Duration, clock: any Clock<Duration>) async -> Outcome {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = words
@@ -98,7 +102,7 @@ public struct SystemBrowser: ExternalUserAgent {
                 return
             }
             Task {
-                try? await Task.sleep(for: gracePeriod)
+                try? await clock.sleep(for: gracePeriod)
                 once.resume(.opened)
             }
         }

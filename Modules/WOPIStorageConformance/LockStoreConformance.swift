@@ -15,8 +15,8 @@ public enum LockStoreConformance {
         ]
     }
 
-    private static func lock(_ id: String, in seconds: TimeInterval = 1800) -> FileLock {
-        FileLock(id: id, expiresAt: Date().addingTimeInterval(seconds))
+    private static func lock(_ id: String, in seconds: TimeInterval = 1800, on clock: ConformanceClock) -> FileLock {
+        FileLock(id: id, expiresAt: clock.now.addingTimeInterval(seconds))
     }
 
     private static func expectLock(
@@ -41,32 +41,33 @@ public enum LockStoreConformance {
         try expectLock(actual, current, "reported by the conflict of \(what)", file: file, line: line)
     }
 
-    static func unlocked(_ store: any LockStore) async throws {
+    static func unlocked(_ store: any LockStore, _ clock: ConformanceClock) async throws {
         try expectLock(try await store.lock(on: .random()), nil, "of a never-locked file")
     }
 
-    static func swapFromNil(_ store: any LockStore) async throws {
+    static func swapFromNil(_ store: any LockStore, _ clock: ConformanceClock) async throws {
         let file = ItemID.random()
         let other = ItemID.random()
-        let taken = lock("lock-1")
+        let taken = lock("lock-1", on: clock)
         try Check.expectEqual(
             try await store.compareAndSwap(file: file, expected: nil, new: taken), .swapped, "CAS(nil → lock-1)")
         try expectLock(try await store.lock(on: file), taken, "after CAS(nil → lock-1)")
         try expectLock(try await store.lock(on: other), nil, "of another file")
     }
 
-    static func wrongExpected(_ store: any LockStore) async throws {
+    static func wrongExpected(_ store: any LockStore, _ clock: ConformanceClock) async throws {
         let file = ItemID.random()
         try expectConflict(
-            try await store.compareAndSwap(file: file, expected: "ghost", new: lock("x")), current: nil,
+            try await store.compareAndSwap(file: file, expected: "ghost", new: lock("x", on: clock)), current: nil,
             "CAS(ghost → x) on an unlocked file")
-        let held = lock("held")
+        let held = lock("held", on: clock)
         _ = try await store.compareAndSwap(file: file, expected: nil, new: held)
         try expectConflict(
-            try await store.compareAndSwap(file: file, expected: "other", new: lock("other-2")), current: held,
+            try await store.compareAndSwap(file: file, expected: "other", new: lock("other-2", on: clock)),
+            current: held,
             "CAS(other → other-2) on a locked file")
         try expectConflict(
-            try await store.compareAndSwap(file: file, expected: nil, new: lock("thief")), current: held,
+            try await store.compareAndSwap(file: file, expected: nil, new: lock("thief", on: clock)), current: held,
             "CAS(nil → thief) on a locked file")
         try expectConflict(
             try await store.compareAndSwap(file: file, expected: "HELD", new: nil), current: held,
@@ -74,14 +75,14 @@ public enum LockStoreConformance {
         try expectLock(try await store.lock(on: file), held, "after refused swaps")
     }
 
-    static func refreshAndRelease(_ store: any LockStore) async throws {
+    static func refreshAndRelease(_ store: any LockStore, _ clock: ConformanceClock) async throws {
         let file = ItemID.random()
-        _ = try await store.compareAndSwap(file: file, expected: nil, new: lock("L", in: 60))
-        let refreshed = lock("L", in: 3600)
+        _ = try await store.compareAndSwap(file: file, expected: nil, new: lock("L", in: 60, on: clock))
+        let refreshed = lock("L", in: 3600, on: clock)
         try Check.expectEqual(
             try await store.compareAndSwap(file: file, expected: "L", new: refreshed), .swapped, "a refresh (L → L)")
         try expectLock(try await store.lock(on: file), refreshed, "after a refresh")
-        let replaced = lock("M")
+        let replaced = lock("M", on: clock)
         try Check.expectEqual(
             try await store.compareAndSwap(file: file, expected: "L", new: replaced), .swapped, "a relock (L → M)")
         try expectLock(try await store.lock(on: file), replaced, "after a relock")
@@ -89,27 +90,29 @@ public enum LockStoreConformance {
             try await store.compareAndSwap(file: file, expected: "M", new: nil), .swapped, "a release (M → nil)")
         try expectLock(try await store.lock(on: file), nil, "after a release")
         try Check.expectEqual(
-            try await store.compareAndSwap(file: file, expected: nil, new: lock("N")), .swapped, "a lock after release")
+            try await store.compareAndSwap(file: file, expected: nil, new: lock("N", on: clock)), .swapped,
+            "a lock after release")
     }
 
-    static func expiry(_ store: any LockStore) async throws {
+    static func expiry(_ store: any LockStore, _ clock: ConformanceClock) async throws {
         let file = ItemID.random()
-        // Wide margins: a loaded machine (CI, a durable database syncing to disk) must not make this flaky. A 3 s
-        // lock was once gone by the very next read, with the whole test suite on 2 cores.
-        _ = try await store.compareAndSwap(file: file, expected: nil, new: lock("short", in: 10))
+        // The store reads the kit's clock, so time passes only when the case moves it: no sleeping, no margins.
+        _ = try await store.compareAndSwap(file: file, expected: nil, new: lock("short", in: 10, on: clock))
         try Check.expectEqual(try await store.lock(on: file)?.id, "short", "a lock before it expires")
-        try await Task.sleep(for: .milliseconds(10_500))
+        clock.advance(by: 9)
+        try Check.expectEqual(try await store.lock(on: file)?.id, "short", "a lock 1 s before it expires")
+        clock.advance(by: 1.5)
         try expectLock(try await store.lock(on: file), nil, "after expiry")
         try expectConflict(
-            try await store.compareAndSwap(file: file, expected: "short", new: lock("late")), current: nil,
+            try await store.compareAndSwap(file: file, expected: "short", new: lock("late", on: clock)), current: nil,
             "CAS(expired → late)")
-        let next = lock("next")
+        let next = lock("next", on: clock)
         try Check.expectEqual(
             try await store.compareAndSwap(file: file, expected: nil, new: next), .swapped, "CAS(nil → next) on expiry")
         try expectLock(try await store.lock(on: file), next, "after taking an expired lock")
     }
 
-    static func race(_ store: any LockStore) async throws {
+    static func race(_ store: any LockStore, _ clock: ConformanceClock) async throws {
         let file = ItemID.random()
         let contenders = 16
         let outcomes = try await withThrowingTaskGroup(of: (Int, LockSwapOutcome).self) { group in
@@ -117,7 +120,8 @@ public enum LockStoreConformance {
                 group.addTask {
                     (
                         contender,
-                        try await store.compareAndSwap(file: file, expected: nil, new: lock("racer-\(contender)"))
+                        try await store.compareAndSwap(
+                            file: file, expected: nil, new: lock("racer-\(contender)", on: clock))
                     )
                 }
             }

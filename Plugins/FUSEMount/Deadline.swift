@@ -1,6 +1,7 @@
 import Synchronization
+import WOPIStorage
 
-/// Thrown by ``withDeadline(_:_:)`` when an operation made no progress within its time limit.
+/// Thrown by ``withDeadline(_:clock:_:onAbandoned:)`` when an operation made no progress within its time limit.
 struct DeadlineExceeded: Error, CustomStringConvertible {
     /// The time limit that passed.
     let timeout: Duration
@@ -15,21 +16,33 @@ struct DeadlineExceeded: Error, CustomStringConvertible {
 final class Watchdog: Sendable {
     /// The longest time allowed without progress.
     let timeout: Duration
-    private let lastProgress: Mutex<ContinuousClock.Instant>
+    private let stopwatch: Stopwatch
+    /// The time on ``stopwatch`` of the last progress.
+    private let lastProgress: Mutex<Duration>
 
-    init(timeout: Duration) {
+    init(timeout: Duration, clock: any Clock<Duration> = ContinuousClock()) {
         self.timeout = timeout
-        self.lastProgress = Mutex(.now)
+        self.stopwatch = Stopwatch(clock)
+        self.lastProgress = Mutex(.zero)
     }
 
     /// Records progress.
     func touch() {
-        lastProgress.withLock { $0 = .now }
+        let now = stopwatch.elapsed()
+        lastProgress.withLock { $0 = now }
     }
 
-    /// When the operation is given up unless it makes progress first.
-    var deadline: ContinuousClock.Instant {
+    /// When the operation is given up unless it makes progress first (as time passed since the watchdog was made).
+    var deadline: Duration {
         lastProgress.withLock { $0 } + timeout
+    }
+
+    /// Whether the deadline has passed.
+    var hasExpired: Bool { deadline <= stopwatch.elapsed() }
+
+    /// Sleeps until the current deadline (which later progress may have moved on).
+    func sleepUntilDeadline() async throws {
+        try await stopwatch.sleep(untilElapsed: deadline)
     }
 }
 
@@ -39,13 +52,16 @@ final class Watchdog: Sendable {
 /// operation runs in its own unstructured task, which is cancelled and left behind when the deadline passes. So
 /// nothing that awaits this function can hang longer than the deadline, whatever the backend does.
 ///
-/// - Parameter onAbandoned: called with the result of an operation that succeeded after the deadline had
-///   passed, to undo what nobody will use (an open handle, say).
+/// - Parameters:
+///   - clock: the clock that measures `timeout` (the mount's ``FUSEMount/Configuration/clock``).
+///   - onAbandoned: called with the result of an operation that succeeded after the deadline had passed, to undo
+///     what nobody will use (an open handle, say).
 func withDeadline<T: Sendable>(
-    _ timeout: Duration, _ operation: @escaping @Sendable (Watchdog) async throws -> T,
+    _ timeout: Duration, clock: any Clock<Duration> = ContinuousClock(),
+    _ operation: @escaping @Sendable (Watchdog) async throws -> T,
     onAbandoned: @escaping @Sendable (T) -> Void = { _ in }
 ) async throws -> T {
-    let watchdog = Watchdog(timeout: timeout)
+    let watchdog = Watchdog(timeout: timeout, clock: clock)
     let outcome = DeadlineOutcome<T>()
     return try await withCheckedThrowingContinuation { continuation in
         outcome.install(continuation)
@@ -59,14 +75,13 @@ func withDeadline<T: Sendable>(
         }
         let timer = Task {
             while !outcome.isFinished {
-                let deadline = watchdog.deadline
-                if deadline <= .now {
+                if watchdog.hasExpired {
                     outcome.finish(.failure(DeadlineExceeded(timeout: timeout)))
                     work.cancel()
                     return
                 }
                 do {
-                    try await Task.sleep(until: deadline, clock: .continuous)
+                    try await watchdog.sleepUntilDeadline()
                 } catch {
                     return
                 }
@@ -76,7 +91,7 @@ func withDeadline<T: Sendable>(
     }
 }
 
-/// The one-shot result of ``withDeadline(_:_:)``: whichever of the work and the timer finishes first resumes.
+/// The one-shot result of ``withDeadline(_:clock:_:onAbandoned:)``: whichever of the work and the timer finishes first resumes.
 private final class DeadlineOutcome<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<T, any Error>?

@@ -36,6 +36,11 @@ extension FUSEMount {
         /// Lets other users than the mounting one use the mount (`allow_other`; non-root users need
         /// `user_allow_other` in `/etc/fuse.conf`).
         public var allowOtherUsers: Bool
+        /// The clock that times operation deadlines and lock refreshes; tests pass one they move forward by hand.
+        public var clock: any Clock<Duration> = ContinuousClock()
+        /// The wall-clock time that lock expiries are computed from; keep it in step with ``clock`` and with the
+        /// lock store's own `now`.
+        public var now: @Sendable () -> Date = { Date() }
 
         /// Creates a configuration with short cache times (1 s), a 30 s operation timeout, 30-minute locks
         /// refreshed every 10 minutes, and a cache directory under the temporary directory.

@@ -55,7 +55,8 @@ struct FUSERequest: @unchecked Sendable {
         Task {
             do {
                 let reply = try await withDeadline(
-                    fileSystem.environment.timeout, { try await work(fileSystem, $0) },
+                    fileSystem.environment.timeout, clock: fileSystem.environment.clock,
+                    { try await work(fileSystem, $0) },
                     onAbandoned: { $0.abandon(in: fileSystem) })
                 if !reply.send(to: request) { reply.abandon(in: fileSystem) }
             } catch {

@@ -22,8 +22,11 @@ struct MountEnvironment: Sendable {
     /// The time limit of one backend operation.
     var timeout: Duration { configuration.operationTimeout }
 
-    /// Runs `operation` bounded by the operation timeout (see ``withDeadline(_:_:)``).
+    /// The clock that times deadlines and lock refreshes.
+    var clock: any Clock<Duration> { configuration.clock }
+
+    /// Runs `operation` bounded by the operation timeout (see ``withDeadline(_:clock:_:onAbandoned:)``).
     func bounded<T: Sendable>(_ operation: @escaping @Sendable (Watchdog) async throws -> T) async throws -> T {
-        try await withDeadline(timeout, operation)
+        try await withDeadline(timeout, clock: clock, operation)
     }
 }

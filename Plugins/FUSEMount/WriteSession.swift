@@ -112,7 +112,7 @@ final class WriteSession: Sendable {
     private func lock() async throws {
         let configuration = environment.configuration
         for _ in 0..<2 {
-            let lock = FileLock(id: lockID, expiresAt: Date() + configuration.lockDuration.timeInterval)
+            let lock = FileLock(id: lockID, expiresAt: configuration.now() + configuration.lockDuration.timeInterval)
             switch try await environment.lockStore.compareAndSwap(file: itemID, expected: nil, new: lock) {
             case .swapped:
                 state.withLock { $0.locked = true }
@@ -172,12 +172,13 @@ final class WriteSession: Sendable {
             let configuration = environment.configuration
             while true {
                 do {
-                    try await Task.sleep(for: configuration.lockRefreshInterval)
+                    try await configuration.clock.sleep(for: configuration.lockRefreshInterval)
                 } catch {
                     return
                 }
                 do {
-                    let lock = FileLock(id: lockID, expiresAt: Date() + configuration.lockDuration.timeInterval)
+                    let lock = FileLock(
+                        id: lockID, expiresAt: configuration.now() + configuration.lockDuration.timeInterval)
                     let outcome = try await environment.bounded { _ in
                         try await environment.lockStore.compareAndSwap(file: itemID, expected: lockID, new: lock)
                     }

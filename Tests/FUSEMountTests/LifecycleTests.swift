@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 import WOPIStorage
+import WOPITestSupport
 
 @testable import FUSEMount
 
@@ -44,15 +45,32 @@ extension RealMountTests {
         }
 
         @Test func lockIsRefreshedWhileTheFileStaysOpen() async throws {
-            try await withMount(configure: {
-                $0.lockDuration = .milliseconds(800)
-                $0.lockRefreshInterval = .milliseconds(150)
-            }) { fixture in
+            let clock = TestClock()
+            try await withMount(
+                clock: clock,
+                configure: {
+                    $0.lockDuration = .milliseconds(800)
+                    $0.lockRefreshInterval = .milliseconds(150)
+                }
+            ) { fixture in
                 let file = try await fixture.seed("long.txt", "edit me for a while")
                 let fd = try await blocking { open(fixture.path("long.txt"), O_RDWR | O_CLOEXEC) }
                 try #require(fd >= 0)
                 let first = try #require(await fixture.locks.lock(on: file.id))
-                try await Task.sleep(for: .milliseconds(1500))
+                // 1.5 s on the mount's and the lock store's clock, well past the 0.8 s lifetime, in refresh-interval
+                // steps; each waits until the refresher is the one sleeper, due one interval on.
+                for _ in 0..<10 {
+                    let asleep = await fixture.eventually {
+                        clock.deadlines == [clock.now.advanced(by: .milliseconds(150))]
+                    }
+                    try #require(asleep, "the lock refresher is waiting for its next refresh")
+                    clock.advance(by: .milliseconds(150))
+                }
+                let refreshed = await fixture.eventually {
+                    (await fixture.locks.lock(on: file.id))?.expiresAt ?? .distantPast
+                        >= clock.date.addingTimeInterval(0.8)
+                }
+                #expect(refreshed, "the last refresh landed")
                 let later = try #require(await fixture.locks.lock(on: file.id), "still locked after the first expiry")
                 #expect(later.id == first.id)
                 #expect(later.expiresAt > first.expiresAt)

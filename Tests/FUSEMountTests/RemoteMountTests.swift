@@ -138,15 +138,26 @@ extension RealMountTests {
         func openForWritingLocksTheFile() async throws {
             let stack = try await Stack.start()
             defer { Task { await stack.stop() } }
+            // The writer holds the file open until the test has looked: `opened` says the open (and so the lock)
+            // is done, `release` lets it write and close.
+            let opened = stack.directory.appending("opened").path
+            let release = stack.directory.appending("release").path
             let writer = Task {
-                try await stack.shell("exec 3>>\"$M/Notes.txt\"; sleep 4; echo 'appended in the mount' >&3")
+                try await stack.shell(
+                    "exec 3>>\"$M/Notes.txt\"; touch '\(opened)'; while [ ! -e '\(release)' ]; do sleep 0.05; done; "
+                        + "echo 'appended in the mount' >&3")
             }
-            try await Task.sleep(for: .seconds(2))
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !FileManager.default.fileExists(atPath: opened), ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            try #require(FileManager.default.fileExists(atPath: opened), "the writer opened the file in the mount")
             let during = try await stack.wopi("stat", "Notes.txt", "--json")
             let lock = (try JSONSerialization.jsonObject(with: Data(during.output.utf8)) as? [String: Any])?["lock"]
             #expect((lock as? String)?.isEmpty == false, "the mount must hold a WOPI lock: \(during.output)")
             let office = try await stack.wopi("lock", "Notes.txt")
             #expect(office.status == 5, "another client's Lock is a conflict while the mount holds the file")
+            _ = FileManager.default.createFile(atPath: release, contents: nil)
             #expect(try await writer.value.status == 0)
             let after = try await stack.wopi("stat", "Notes.txt", "--json")
             #expect(after.output.contains(#""lock":"""#))

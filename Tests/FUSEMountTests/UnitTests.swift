@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WOPIStorage
+import WOPITestSupport
 
 @testable import FUSEMount
 
@@ -21,15 +22,37 @@ struct UnitTests {
 
     @Test func deadlineReturnsResultsAndHonoursProgress() async throws {
         #expect(try await withDeadline(.seconds(5)) { _ in 42 } == 42)
-        // 6 × 60 ms = 360 ms in total, but never 150 ms without progress.
-        let steps = try await withDeadline(.milliseconds(150)) { watchdog in
-            for _ in 0..<6 {
-                try await Task.sleep(for: .milliseconds(60))
-                watchdog.touch()
+        // 6 × 60 ms = 360 ms in total on a test clock, but never 150 ms without progress.
+        let clock = TestClock()
+        let running = Task {
+            try await withDeadline(.milliseconds(150), clock: clock) { watchdog in
+                for _ in 0..<6 {
+                    try await clock.sleep(for: .milliseconds(60))
+                    watchdog.touch()
+                }
+                return 6
             }
-            return 6
         }
-        #expect(steps == 6)
+        for _ in 0..<6 {
+            await clock.waitForSleepers(2)  // the operation's step and the deadline's timer
+            clock.advance(by: .milliseconds(60))
+        }
+        #expect(try await running.value == 6)
+        #expect(clock.now.offset == .milliseconds(360))
+    }
+
+    @Test func deadlinePassesWithTheInjectedClock() async throws {
+        let clock = TestClock()
+        let running = Task {
+            try await withDeadline(.seconds(30), clock: clock) { _ in
+                try await clock.sleep(for: .seconds(3600))  // a backend call that never answers
+            }
+        }
+        await clock.waitForSleepers(2)
+        clock.advance(by: .seconds(29))
+        #expect(clock.deadlines == [clock.now.advanced(by: .seconds(1)), clock.now.advanced(by: .seconds(3571))])
+        clock.advance(by: .seconds(1))
+        await #expect(throws: DeadlineExceeded.self) { try await running.value }
     }
 
     @Test func lateResultsAreHandedToTheAbandonHandler() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import SQLiteStorage
 import Testing
 import WOPIStorage
+import WOPITestSupport
 
 @Suite("SQLite lock store")
 struct SQLiteLockStoreTests {
@@ -36,19 +37,19 @@ struct SQLiteLockStoreTests {
     @Test("swaps follow the expected lock ID and an expired lock counts as none")
     func expiry() async throws {
         let file = try TemporaryDatabaseFile()
-        let clock = TestClock()
-        let store = try SQLiteLockStore(database: file.openDatabase(), now: { clock.now })
+        let clock = TestClock(start: Date(timeIntervalSince1970: 1_800_000_000))
+        let store = try SQLiteLockStore(database: file.openDatabase(), now: clock.dateSource)
         let target = ItemID.random()
-        let lock = FileLock(id: "A", expiresAt: clock.now.addingTimeInterval(60))
+        let lock = FileLock(id: "A", expiresAt: clock.date.addingTimeInterval(60))
         #expect(try await store.compareAndSwap(file: target, expected: nil, new: lock) == .swapped)
         #expect(try await store.compareAndSwap(file: target, expected: "B", new: nil) == .conflict(current: lock))
-        let refreshed = FileLock(id: "A", expiresAt: clock.now.addingTimeInterval(120))
+        let refreshed = FileLock(id: "A", expiresAt: clock.date.addingTimeInterval(120))
         #expect(try await store.compareAndSwap(file: target, expected: "A", new: refreshed) == .swapped)
 
         clock.advance(by: 121)
         #expect(try await store.lock(on: target) == nil)
         #expect(try await store.compareAndSwap(file: target, expected: "A", new: nil) == .conflict(current: nil))
-        let next = FileLock(id: "C", expiresAt: clock.now.addingTimeInterval(60))
+        let next = FileLock(id: "C", expiresAt: clock.date.addingTimeInterval(60))
         #expect(try await store.compareAndSwap(file: target, expected: nil, new: next) == .swapped)
         #expect(try await store.compareAndSwap(file: target, expected: "C", new: nil) == .swapped)
         #expect(try await store.lock(on: target) == nil)

@@ -2,9 +2,9 @@ import Foundation
 import GRDB
 import NIOCore
 import SQLiteStorage
-import Synchronization
 import Testing
 import WOPIStorage
+import WOPITestSupport
 
 @Suite("SQLite storage: crash safety and readers")
 struct SQLiteStorageCrashSafetyTests {
@@ -83,16 +83,16 @@ struct SQLiteStorageCrashSafetyTests {
     @Test("chunks of a write whose process died are collected once the write is abandoned")
     func crashedWrite() async throws {
         let file = try TemporaryDatabaseFile()
-        let clock = TestClock()
+        let clock = TestClock(start: Date(timeIntervalSince1970: 1_800_000_000))
         var configuration = small
-        configuration.now = { clock.now }
+        configuration.now = clock.dateSource
         let storage = try file.openStorage(configuration)
         let root = try await storage.rootContainer(forUser: "alice")
         let doc = try await storage.createFile(
             named: "doc.bin", in: root.id, content: TestContent.stream(seed: 1, size: 10_000), overwrite: false)
 
         // What a host killed in the middle of an upload leaves behind: a 'writing' version with some chunks.
-        let expiry = clock.now.timeIntervalSince1970 + configuration.abandonedWriteTimeout
+        let expiry = clock.date.timeIntervalSince1970 + configuration.abandonedWriteTimeout
         try await storage.database.pool.write { db in
             try db.execute(
                 sql: """
@@ -143,9 +143,9 @@ struct SQLiteStorageCrashSafetyTests {
     @Test("an abandoned reader's lease runs out and its version is collected")
     func abandonedReader() async throws {
         let file = try TemporaryDatabaseFile()
-        let clock = TestClock()
+        let clock = TestClock(start: Date(timeIntervalSince1970: 1_800_000_000))
         var configuration = small
-        configuration.now = { clock.now }
+        configuration.now = clock.dateSource
         let storage = try file.openStorage(configuration)
         let root = try await storage.rootContainer(forUser: "alice")
         let doc = try await storage.createFile(
@@ -183,15 +183,4 @@ private func eventually(
         try await Task.sleep(for: .milliseconds(10))
     }
     Issue.record("the condition did not become true in time", sourceLocation: sourceLocation)
-}
-
-/// A clock that tests move forward by hand.
-final class TestClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-
-    var now: Date { current.withLock { $0 } }
-
-    func advance(by seconds: TimeInterval) {
-        current.withLock { $0 += seconds }
-    }
 }

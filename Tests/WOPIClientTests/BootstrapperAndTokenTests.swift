@@ -5,6 +5,7 @@ import WOPIClient
 import WOPIModels
 import WOPIServer
 import WOPIStorage
+import WOPITestSupport
 
 /// A token provider that counts and can be told to hand out a fresh OAuth token after a rejection.
 final class CountingTokenProvider: BootstrapTokenProvider {
@@ -84,7 +85,7 @@ struct BootstrapperAndTokenTests {
             let folderToken = live.wopiToken(.container(root.id), lifetime: 1)
             let folder = try WOPIResource(
                 endpoint: live.endpoint("containers", root.id), accessToken: folderToken.token)
-            try await Task.sleep(for: .milliseconds(1500))
+            live.clock.advance(by: .milliseconds(1500))
 
             try await withClient { client in
                 let error = await clientError { try await client.checkFileInfo(file) }
@@ -123,14 +124,21 @@ struct BootstrapperAndTokenTests {
 
     @Test("the lock refresher keeps a lock alive past its lifetime until the file is closed")
     func lockRefresher() async throws {
-        // A lifetime several times the refresh interval, so a loaded machine's scheduling gaps cannot lapse it.
-        try await OAuthWOPIHost.run(configure: { $0.lockDuration = 5 }) { live in
+        let clock = TestClock()
+        try await OAuthWOPIHost.run(clock: clock, configure: { $0.lockDuration = 5 }) { live in
             let provider = CountingTokenProvider(oauth: live.oauth)
             try await withClient(bootstrapper: live.bootstrapperURL, tokenProvider: provider) { client in
                 let place = try await client.addPlace()
                 let file = try #require(try await client.enumerateChildren(of: place.root.resource).files.first)
-                let session = try await client.openForEditing(file.resource, refreshInterval: .milliseconds(250))
-                try await Task.sleep(for: .milliseconds(6000))
+                let session = try await client.openForEditing(
+                    file.resource, refreshInterval: .milliseconds(250), clock: clock)
+                // 6 s on the host's and the refresher's clock, past the 5 s lifetime, in 250 ms steps: each step
+                // waits until the refresher sleeps again, so it has finished the refresh before.
+                for _ in 0..<24 {
+                    await clock.waitForSleepers()
+                    clock.advance(by: .milliseconds(250))
+                }
+                await clock.waitForSleepers()
                 #expect(try await client.getLock(file.resource) == session.lockID)
                 #expect(await session.refreshCount >= 3)
                 try await session.close()
@@ -138,7 +146,7 @@ struct BootstrapperAndTokenTests {
 
                 // Without the refresher the same lock lapses.
                 try await client.lock(file.resource, lockID: "lapsing")
-                try await Task.sleep(for: .milliseconds(5500))
+                clock.advance(by: .milliseconds(5500))
                 #expect(try await client.getLock(file.resource) == "")
             }
         }

@@ -2,12 +2,16 @@ import Foundation
 import Testing
 import WOPIClient
 import WOPIStorage
+import WOPITestSupport
 
 /// What the kit does not cover about ``RemoteStorage`` and ``RemoteLockStore``, against a live `wopi-host serve`.
 @Suite("RemoteStorage and RemoteLockStore (live wopi-host)")
 struct RemoteStorageTests {
     /// A storage whose user "alice" is rooted in a fresh sub-folder of the demo root.
-    private func withStorage(_ body: @Sendable (RemoteStorage, WOPIClient) async throws -> Void) async throws {
+    private func withStorage(
+        clock: any Clock<Duration> = ContinuousClock(),
+        _ body: @Sendable (RemoteStorage, WOPIClient) async throws -> Void
+    ) async throws {
         try await ServedHost.with { host in
             try await withClient { client in
                 let demoRoot = try #require(try await client.enumerateAncestors(of: try await host.token()).first)
@@ -16,7 +20,7 @@ struct RemoteStorageTests {
                     client: client,
                     roots: { user in
                         try await client.createChildContainer(in: demoRoot.resource, name: .exact("\(folder)-\(user)"))
-                    }, logger: .quiet)
+                    }, logger: .quiet, clock: clock)
                 try await body(storage, client)
             }
         }
@@ -121,6 +125,44 @@ struct RemoteStorageTests {
             #expect(try await locks.lock(on: file.id)?.id == "office")
             try await client.unlock(resource, lockID: "office")
             #expect(try await locks.compareAndSwap(file: file.id, expected: nil, new: nil) == .swapped)
+        }
+    }
+
+    @Test(
+        "a write waits out another RemoteStorage's write lock, retrying on the storage's clock, and gives up after 10 s",
+        .timeLimit(.minutes(2)))
+    func writeLockRetries() async throws {
+        let clock = TestClock()
+        try await withStorage(clock: clock) { storage, client in
+            let root = try await storage.rootContainer(forUser: "alice")
+            let file = try await storage.createFile(
+                named: "shared.txt", in: root.id, content: TestContent.text("v1"), overwrite: false)
+            let resource = try await storage.resource(of: file.id)
+            let otherWriter = "wopikit-remote-write-other"
+
+            try await client.lock(resource, lockID: otherWriter)
+            let waiting = Task {
+                try await storage.writeFile(file.id, content: TestContent.text("v2"), expectedVersion: nil)
+            }
+            await clock.waitForSleepers()  // the first retry, 50 ms on
+            try await client.unlock(resource, lockID: otherWriter)
+            clock.advance(by: .milliseconds(50))
+            _ = try await waiting.value
+            #expect(try await TestContent.read(storage.readFile(file.id).body) == "v2")
+            #expect(try await client.getLock(resource) == "", "the write released its own lock")
+
+            // Retries back off to 500 ms; at 10 s on the clock the write gives up with the other lock's error.
+            try await client.lock(resource, lockID: otherWriter)
+            let givingUp = Task {
+                try await storage.writeFile(file.id, content: TestContent.text("v3"), expectedVersion: nil)
+            }
+            for _ in 0..<20 {
+                await clock.waitForSleepers()
+                clock.advance(by: .milliseconds(500))
+            }
+            await #expect(throws: StorageError.self) { try await givingUp.value }
+            #expect(try await TestContent.read(storage.readFile(file.id).body) == "v2")
+            try await client.unlock(resource, lockID: otherWriter)
         }
     }
 }

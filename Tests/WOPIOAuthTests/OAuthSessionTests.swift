@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WOPIOAuth
+import WOPITestSupport
 
 @Suite("OAuth session: single-flight refresh against a real server")
 struct OAuthSessionTests {
@@ -9,10 +10,11 @@ struct OAuthSessionTests {
         _ server: TestAuthorizationServer, clock: TestClock, store: (any TokenStore)? = nil
     ) async throws -> (OAuthSession, TokenSet) {
         let (access, refresh) = server.mintTokens()
-        let tokens = TokenSet(accessToken: access, refreshToken: refresh, expiresAt: clock.now.addingTimeInterval(3600))
+        let tokens = TokenSet(
+            accessToken: access, refreshToken: refresh, expiresAt: clock.date.addingTimeInterval(3600))
         let client = TokenEndpointClient(
-            configuration: server.configuration(), logger: quietLogger, now: clock.function)
-        let session = OAuthSession(client: client, store: store, key: "k", now: clock.function)
+            configuration: server.configuration(), logger: quietLogger, now: clock.dateSource)
+        let session = OAuthSession(client: client, store: store, key: "k", now: clock.dateSource)
         try await session.signIn(with: tokens)
         return (session, tokens)
     }
@@ -114,8 +116,8 @@ struct OAuthSessionTests {
             let clock = TestClock()
             let client = TokenEndpointClient(configuration: server.configuration(), logger: quietLogger)
             let session = OAuthSession(
-                client: client, tokens: TokenSet(accessToken: "a", expiresAt: clock.now.addingTimeInterval(10)),
-                now: clock.function)
+                client: client, tokens: TokenSet(accessToken: "a", expiresAt: clock.date.addingTimeInterval(10)),
+                now: clock.dateSource)
             clock.advance(by: 20)
             do {
                 _ = try await session.validAccessToken()
@@ -133,7 +135,7 @@ struct OAuthSessionTests {
             let store = InMemoryTokenStore()
             let (_, tokens) = try await session(server, clock: clock, store: store)
             let client = TokenEndpointClient(configuration: server.configuration(), logger: quietLogger)
-            let restored = try await OAuthSession.restore(client: client, store: store, key: "k", now: clock.function)
+            let restored = try await OAuthSession.restore(client: client, store: store, key: "k", now: clock.dateSource)
             #expect(try await restored.validAccessToken() == tokens.accessToken)
             try await restored.signOut()
             #expect(try await store.load(key: "k") == nil)
@@ -149,8 +151,8 @@ struct OAuthSessionTests {
         let configuration = server.configuration()
         await server.stop()
         let client = TokenEndpointClient(configuration: configuration, logger: quietLogger)
-        let tokens = TokenSet(accessToken: "a", refreshToken: "r", expiresAt: clock.now.addingTimeInterval(30))
-        let session = OAuthSession(client: client, tokens: tokens, now: clock.function)
+        let tokens = TokenSet(accessToken: "a", refreshToken: "r", expiresAt: clock.date.addingTimeInterval(30))
+        let session = OAuthSession(client: client, tokens: tokens, now: clock.dateSource)
         // Inside the leeway the refresh fails, but the token has not expired yet.
         #expect(try await session.validAccessToken() == "a")
         clock.advance(by: 60)

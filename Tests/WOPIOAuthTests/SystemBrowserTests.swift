@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WOPIOAuth
+import WOPITestSupport
 
 @Suite("System browser launching")
 struct SystemBrowserTests {
@@ -76,6 +77,30 @@ struct SystemBrowserTests {
             #expect(error.code == .userAgentFailed)
         } catch {
             Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test func aBrowserStillRunningAfterTheGracePeriodCountsAsOpened() async throws {
+        try await withTemporaryDirectory { directory in
+            // A browser that stays open until the test lets it go (or 10 s pass), like a browser's first window.
+            let released = directory.appendingPathComponent("released")
+            let script = directory.appendingPathComponent("staying.sh")
+            try """
+            #!/bin/sh
+            i=0
+            while [ ! -e '\(released.path)' ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done
+
+            """.write(to: script, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+            let clock = TestClock()
+            let browser = SystemBrowser(
+                environment: ["BROWSER": script.path], fallbackCommands: [], launchGracePeriod: .seconds(2),
+                clock: clock)
+            let opening = Task { try await browser.open(url) }
+            await clock.waitForSleepers()
+            clock.advance(by: .seconds(2))
+            try await opening.value
+            _ = FileManager.default.createFile(atPath: released.path, contents: nil)
         }
     }
 

@@ -43,6 +43,22 @@ import WOPITestSupport
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("server.json").path))
     }
 
+    @Test("without --demo, serve starts with no account at all and says how to add one")
+    func noDemoAccountWithoutTheFlag() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let host = try HostProcess(dataDirectory: directory.url, demo: false)
+        _ = try await host.waitUntilListening()
+        #expect(host.printed.contains("No users yet"))
+        #expect(!host.printed.contains("user: demo"))
+        let users = try await HostProcess.run(["user", "list", "--data", directory.url.path])
+        #expect(users.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "no user exists: \(users)")
+        await #expect(throws: (any Error).self) {
+            _ = try await HostProcess.token(data: directory.url, file: "Welcome.docx")
+        }
+        #expect(await host.stop(signal: SIGTERM) == 0)
+    }
+
     @Test("serve --tls-cert/--tls-key serves HTTPS with a self-signed certificate; every absolute URL says https")
     func servesHTTPSWithASelfSignedCertificate() async throws {
         let directory = try TemporaryDirectory()

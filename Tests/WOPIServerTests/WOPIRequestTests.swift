@@ -1,6 +1,7 @@
 import HTTPTypes
 import Testing
 import WOPIServer
+import WOPIStorage
 
 @Suite("A lossless request: the target as sent, every query pair in order")
 struct WOPIRequestTests {
@@ -32,5 +33,18 @@ struct WOPIRequestTests {
         let request = request("/wopi/files/abc")
         #expect(request.path == "/wopi/files/abc")
         #expect(request.query.pairs.isEmpty && request.query.isWellFormed)
+    }
+}
+
+@Suite("WOPI URLs: the one place a WOPISrc is built")
+struct WOPIURLsTests {
+    @Test func buildsBelowThePublicURL() throws {
+        var configuration = WOPIHostConfiguration()
+        configuration.wopiPath = "/wopi"
+        let urls = WOPIURLs(publicURL: "https://wopi.example.com/", configuration: configuration)
+        let id = try #require(ItemID(rawValue: "abc"))
+        #expect(urls.file(id) == "https://wopi.example.com/wopi/files/abc")
+        #expect(urls.container(id) == "https://wopi.example.com/wopi/containers/abc")
+        #expect(urls.ecosystem == "https://wopi.example.com/wopi/ecosystem")
     }
 }

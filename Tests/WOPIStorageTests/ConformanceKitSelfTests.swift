@@ -62,8 +62,16 @@ struct ConformanceKitSelfTests {
     @Test func aRacyLockStoreFails() async throws {
         let conformance = try #require(LockStoreConformance.cases.first { $0.name.contains("racing") })
         await #expect(throws: ConformanceFailure.self) {
-            try await conformance.run { RacyLockStore() }
+            try await conformance.run { _ in RacyLockStore() }
         }
+    }
+
+    @Test func aLockStoreIgnoringTheKitsClockFailsTheExpiryCase() async throws {
+        let conformance = try #require(LockStoreConformance.cases.first { $0.name.contains("expired") })
+        let failure = await #expect(throws: ConformanceFailure.self) {
+            try await conformance.run { _ in InMemoryLockStore() }  // reads the real time, not the kit's clock
+        }
+        #expect(failure?.message.contains("after expiry") == true)
     }
 
     @Test func caseNamesAreUniqueAndDescribed() {

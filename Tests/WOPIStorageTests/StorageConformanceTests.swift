@@ -11,6 +11,6 @@ struct StorageConformanceTests {
 
     @Test(arguments: LockStoreConformance.cases)
     func inMemoryLockStore(_ conformance: LockStoreConformanceCase) async throws {
-        try await conformance.run { InMemoryLockStore() }
+        try await conformance.run { now in InMemoryLockStore(now: now) }
     }
 }

@@ -13,12 +13,14 @@ public final class HostProcess: Sendable {
     public let dataDirectory: URL
     private let output = OutputBuffer()
 
-    /// Starts `wopi-host serve --port 0` on `dataDirectory`; call ``waitUntilListening(timeout:)`` next.
-    public convenience init(dataDirectory: URL, extraArguments: [String] = []) throws {
+    /// Starts `wopi-host serve --port 0` on `dataDirectory`, with `--demo` unless `demo` is false; call
+    /// ``waitUntilListening(timeout:)`` next.
+    public convenience init(dataDirectory: URL, demo: Bool = true, extraArguments: [String] = []) throws {
         try self.init(
             executable: Self.executable,
-            arguments: ["serve", "--data", dataDirectory.path, "--port", "0", "--log-level", "warning"]
-                + extraArguments,
+            arguments: ["serve"] + (demo ? ["--demo"] : []) + [
+                "--data", dataDirectory.path, "--port", "0", "--log-level", "warning",
+            ] + extraArguments,
             dataDirectory: dataDirectory)
     }
 

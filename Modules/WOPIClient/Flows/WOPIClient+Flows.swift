@@ -27,11 +27,12 @@ extension WOPIClient {
     /// - Parameters:
     ///   - lockID: the lock ID to hold; a new random one by default.
     ///   - refreshInterval: how often RefreshLock runs while the file is open (locks last 30 minutes).
+    ///   - clock: the clock that times the refreshes; tests pass one they move forward by hand.
     /// - Throws: ``WOPIClientError/Code/lockConflict`` with the current lock when someone else holds it;
     ///   ``WOPIClientError/Code/notImplemented`` when the host does not support locks or updates.
     public func openForEditing(
         _ file: WOPIResource, lockID: String = WOPIEditSession.newLockID(), refreshInterval: Duration = .seconds(600),
-        progress: TransferProgress? = nil
+        clock: any Clock<Duration> = ContinuousClock(), progress: TransferProgress? = nil
     ) async throws -> WOPIEditSession {
         let info = try await checkFileInfo(file)
         guard info.supportsLocks == true, info.supportsUpdate == true, info.userCanWrite == true else {
@@ -49,7 +50,7 @@ extension WOPIClient {
             let download = try await getFile(file, progress: progress)
             return WOPIEditSession(
                 client: self, file: file, info: info, lockID: lockID, content: download,
-                refreshInterval: refreshInterval)
+                refreshInterval: refreshInterval, clock: clock)
         } catch {
             _ = try? await unlock(file, lockID: lockID)
             throw error

@@ -38,7 +38,7 @@ public actor WOPIEditSession {
 
     init(
         client: WOPIClient, file: WOPIResource, info: CheckFileInfo, lockID: String, content: WOPIDownload,
-        refreshInterval: Duration
+        refreshInterval: Duration, clock: any Clock<Duration>
     ) {
         self.client = client
         self.file = file
@@ -46,15 +46,15 @@ public actor WOPIEditSession {
         self.lockID = lockID
         self.content = content
         self.version = content.version ?? info.version
-        Task { await self.startRefreshing(every: refreshInterval) }
+        Task { await self.startRefreshing(every: refreshInterval, on: clock) }
     }
 
-    private func startRefreshing(every interval: Duration) {
+    private func startRefreshing(every interval: Duration, on clock: any Clock<Duration>) {
         guard !isClosed, refresher == nil else { return }
         refresher = Task { [weak self, client, file, lockID] in
             while !Task.isCancelled {
                 do {
-                    try await Task.sleep(for: interval)
+                    try await clock.sleep(for: interval)
                 } catch {
                     return
                 }

@@ -127,19 +127,19 @@ extension RemoteStorage {
         return metadata
     }
 
-    /// Takes the write lock, waiting out another RemoteStorage's short write lock for a few seconds; returns the
-    /// version Lock reports.
+    /// Takes the write lock, waiting out another RemoteStorage's short write lock for up to 10 s on ``clock``;
+    /// returns the version Lock reports.
     private func lockForWrite(_ file: WOPIResource, id: ItemID, lockID: String) async throws -> String? {
         var delay = Duration.milliseconds(50)
-        let deadline = ContinuousClock.now + .seconds(10)
+        let stopwatch = Stopwatch(clock)
         while true {
             do {
                 return try await client.lock(file, lockID: lockID)
             } catch let error as WOPIClientError
                 where error.code == .lockConflict && (error.currentLock ?? "").hasPrefix(Self.writeLockPrefix)
-                && ContinuousClock.now < deadline
+                && stopwatch.elapsed() < .seconds(10)
             {
-                try await Task.sleep(for: delay)
+                try await clock.sleep(for: delay)
                 delay = min(delay * 2, .milliseconds(500))
             } catch {
                 throw await mapped(error, "writeFile(\(id))", id)

@@ -49,17 +49,28 @@ public final class RemoteStorage: StorageBackend {
     let writes = AsyncKeyedMutex<ItemID>()
     let roots: RootProvider
     let logger: Logger
+    /// Times the retries of a write that waits out another storage's short write lock.
+    let clock: any Clock<Duration>
 
     /// Creates a storage whose user roots come from `roots`.
-    public init(client: WOPIClient, roots: @escaping RootProvider, logger: Logger = Logger(label: "wopikit.remote")) {
+    ///
+    /// - Parameter clock: times write retries; tests pass one they move forward by hand.
+    public init(
+        client: WOPIClient, roots: @escaping RootProvider, logger: Logger = Logger(label: "wopikit.remote"),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
         self.client = client
         self.roots = roots
         self.logger = logger
+        self.clock = clock
     }
 
     /// Creates a storage for one signed-in place: its user's root is the place's root; other users have none
     /// (``StorageError/Code/notFound``).
-    public convenience init(client: WOPIClient, place: WOPIPlace, logger: Logger = Logger(label: "wopikit.remote")) {
+    public convenience init(
+        client: WOPIClient, place: WOPIPlace, logger: Logger = Logger(label: "wopikit.remote"),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
         let user = place.bootstrap.userID
         let root = place.root
         self.init(
@@ -70,7 +81,7 @@ public final class RemoteStorage: StorageBackend {
                         .notFound, "This remote storage is signed in as \(user), not \(requested); sign in as them.")
                 }
                 return root
-            }, logger: logger)
+            }, logger: logger, clock: clock)
     }
 
     // MARK: - Reading the tree

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import WOPIStorage
+import WOPITestSupport
 
 @testable import FUSEMount
 
@@ -65,9 +66,11 @@ struct MountFixture: Sendable {
     }
 }
 
-/// Mounts, runs `body`, and always cleans up.
+/// Mounts, runs `body`, and always cleans up. With a `clock`, the mount's deadlines and lock refreshes and the lock
+/// store's expiry follow it.
 func withMount(
     backend wrap: @Sendable (InMemoryStorage) -> any StorageBackend = { $0 },
+    clock: TestClock? = nil,
     configure: (inout FUSEMount.Configuration) -> Void = { _ in },
     _ body: (MountFixture) async throws -> Void
 ) async throws {
@@ -77,11 +80,15 @@ func withMount(
     let cacheDirectory = directory + "/cache"
     try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
     let storage = InMemoryStorage()
-    let locks = InMemoryLockStore()
+    let locks = clock.map { InMemoryLockStore(now: $0.dateSource) } ?? InMemoryLockStore()
     let root = await storage.rootContainer(forUser: "tester").id
     var configuration = FUSEMount.Configuration(
         mountPoint: mountPoint, operationTimeout: .seconds(10), cacheDirectory: cacheDirectory,
         lockHolder: "fuse-test")
+    if let clock {
+        configuration.clock = clock
+        configuration.now = clock.dateSource
+    }
     configure(&configuration)
     var logger = Logger(label: "FUSEMountTests")
     logger.logLevel = ProcessInfo.processInfo.environment["FUSE_TEST_LOG"] == nil ? .warning : .debug

@@ -3,19 +3,11 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
-import Synchronization
 import WOPIAuthorizationServer
 import WOPIServer
 import WOPIServerHummingbird
 import WOPIStorage
 import WOPITestSupport
-
-/// A clock that tests move forward.
-final class TestClock: Sendable {
-    private let offset = Mutex<TimeInterval>(0)
-    func now() -> Date { Date().addingTimeInterval(offset.withLock { $0 }) }
-    func advance(by seconds: TimeInterval) { offset.withLock { $0 += seconds } }
-}
 
 /// A real authorization server and WOPI host (with the bootstrapper) on 127.0.0.1 with an OS-chosen port.
 ///
@@ -59,11 +51,11 @@ struct LiveAuthServer: Sendable {
         configuration.privacyStatementURL = "https://example.com/privacy"
         configure(&configuration)
         let server = OAuthAuthorizationServer(
-            store: store, users: users, configuration: configuration, logger: logger, now: { clock.now() })
+            store: store, users: users, configuration: configuration, logger: logger, now: clock.dateSource)
         let host = WOPIHost(
             storage: InMemoryStorage(), locks: InMemoryLockStore(), users: users,
             tokens: AccessTokenSigner(key: SymmetricKey(size: .bits256)),
-            bootstrapper: BootstrapperConfiguration(verifier: server), logger: logger, now: { clock.now() })
+            bootstrapper: BootstrapperConfiguration(verifier: server), logger: logger, now: clock.dateSource)
         let router = Router()
         WOPIRoutes.add(to: router, host: host)
         WOPIRoutes.add(to: router, endpoints: server)

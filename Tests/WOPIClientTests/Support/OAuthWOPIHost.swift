@@ -21,11 +21,14 @@ struct OAuthWOPIHost: Sendable {
     let baseURL: String
     let oauth: TestOAuthServer
     let user = "ana"
+    /// The clock the host reads for token and lock expiry.
+    let clock: TestClock
 
     var bootstrapperURL: URL { URL(string: baseURL + "/wopibootstrapper")! }
 
-    /// Runs `body` against a fresh host, then shuts it down.
+    /// Runs `body` against a fresh host whose token and lock expiry follow `clock`, then shuts it down.
     static func run<T: Sendable>(
+        clock: TestClock = TestClock(),
         configure: @Sendable (inout WOPIHostConfiguration) -> Void = { _ in },
         _ body: @Sendable (OAuthWOPIHost) async throws -> T
     ) async throws -> T {
@@ -44,22 +47,24 @@ struct OAuthWOPIHost: Sendable {
         var configuration = WOPIHostConfiguration()
         configure(&configuration)
         let host = WOPIHost(
-            storage: storage, locks: InMemoryLockStore(), users: users,
+            storage: storage, locks: InMemoryLockStore(now: clock.dateSource), users: users,
             tokens: AccessTokenSigner(
                 key: try await SecretKeyFile.loadOrCreate(at: keyDirectory.url.appendingPathComponent("key"))),
-            configuration: configuration, bootstrapper: BootstrapperConfiguration(verifier: oauth), logger: logger)
+            configuration: configuration, bootstrapper: BootstrapperConfiguration(verifier: oauth), logger: logger,
+            now: clock.dateSource)
         let router = Router()
         WOPIRoutes.add(to: router, host: host)
         router.get("oauth2/authorize") { request, _ in oauth.authorize(request) }
         router.post("oauth2/token") { request, _ in try await oauth.token(request) }
         return try await LoopbackServer.run(router, logger: logger) { baseURL in
-            try await body(OAuthWOPIHost(host: host, baseURL: baseURL, oauth: oauth))
+            try await body(OAuthWOPIHost(host: host, baseURL: baseURL, oauth: oauth, clock: clock))
         }
     }
 
-    /// A WOPI token for `resource` that expires after `lifetime` (as `wopi-host token --ttl` mints them).
+    /// A WOPI token for `resource` that expires `lifetime` after the host's clock (as `wopi-host token --ttl`
+    /// mints them).
     func wopiToken(_ resource: AccessToken.Resource, lifetime: TimeInterval) -> (token: String, expiry: Date) {
-        let expiry = Date().addingTimeInterval(lifetime)
+        let expiry = clock.date.addingTimeInterval(lifetime)
         return (host.tokens.mint(AccessToken(userID: user, resource: resource, expiresAt: expiry)), expiry)
     }
 
