@@ -48,6 +48,8 @@ let package = Package(
         .library(name: "WOPIModels", targets: ["WOPIModels"]),
         .library(name: "WOPIStorage", targets: ["WOPIStorage"]),
         .library(name: "WOPIStorageConformance", targets: ["WOPIStorageConformance"]),
+        .library(name: "WOPIServerConformance", targets: ["WOPIServerConformance"]),
+        .library(name: "WOPIOAuthConformance", targets: ["WOPIOAuthConformance"]),
         .library(name: "WOPIServer", targets: ["WOPIServer"]),
         .library(name: "WOPIServerHummingbird", targets: ["WOPIServerHummingbird"]),
         .library(name: "WOPIOAuthCore", targets: ["WOPIOAuthCore"]),
@@ -85,6 +87,7 @@ let package = Package(
             name: "WOPIStorage",
             dependencies: [
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Modules/WOPIStorage",
@@ -97,10 +100,23 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "WOPIServerConformance",
+            dependencies: ["WOPIServer", "WOPIAuthorizationServer", "WOPIStorageConformance"],
+            path: "Modules/WOPIServerConformance",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WOPIOAuthConformance",
+            dependencies: ["WOPIOAuth", "WOPIStorageConformance"],
+            path: "Modules/WOPIOAuthConformance",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "WOPIServer",
             dependencies: [
                 "WOPIModels",
                 "WOPIStorage",
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -120,6 +136,7 @@ let package = Package(
             name: "WOPIAuthorizationServer",
             dependencies: [
                 "WOPIStorage",
+                .product(name: "NIOPosix", package: "swift-nio"),
                 "WOPIModels",
                 "WOPIOAuthCore",
                 "WOPIServer",
@@ -146,6 +163,7 @@ let package = Package(
             name: "WOPIOAuth",
             dependencies: [
                 "WOPIModels",
+                "WOPIStorage",
                 "WOPIOAuthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -293,6 +311,7 @@ let package = Package(
         .target(
             name: "WOPITestSupport",
             dependencies: [
+                "WOPIOAuth",
                 .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -342,6 +361,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Logging", package: "swift-log"),
                 "WOPITestSupport", "WOPIOAuth", "WOPIOAuthCore", "WOPIModels", .hummingbird(),
+                "WOPIOAuthConformance", "WOPIStorageConformance",
             ],
             path: "Tests/WOPIOAuthTests",
             swiftSettings: swiftSettings
@@ -364,6 +384,7 @@ let package = Package(
                 "SQLiteServerStores",
                 "WOPITestSupport",
                 "WOPIServer", "WOPIAuthorizationServer", "WOPIServerHummingbird", "WOPIModels",
+                "WOPIServerConformance", "WOPIStorageConformance", .grdb,
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -61,8 +61,9 @@ struct DataDirectory {
 
     var isNew: Bool { (try? FileManager.default.contentsOfDirectory(atPath: url.path).count) ?? 0 <= 1 }
 
-    func tokenSigner() throws -> AccessTokenSigner {
-        AccessTokenSigner(key: try SecretKeyFile.loadOrCreate(at: url.appendingPathComponent("secrets/token.key")))
+    func tokenSigner() async throws -> AccessTokenSigner {
+        AccessTokenSigner(
+            key: try await SecretKeyFile.loadOrCreate(at: url.appendingPathComponent("secrets/token.key")))
     }
 
     /// Opens the stores of this directory.
@@ -85,9 +86,10 @@ struct DataDirectory {
     /// `DIR/secrets/oauth-form.key` so every `serve` process on this directory accepts the others' sign-in forms.
     func oauthServer(
         stores: Stores, configuration: OAuthAuthorizationServer.Configuration, logger: Logger
-    ) throws -> OAuthAuthorizationServer {
+    ) async throws -> OAuthAuthorizationServer {
         var configuration = configuration
-        configuration.formKey = try SecretKeyFile.loadOrCreate(at: url.appendingPathComponent("secrets/oauth-form.key"))
+        configuration.formKey = try await SecretKeyFile.loadOrCreate(
+            at: url.appendingPathComponent("secrets/oauth-form.key"))
         return OAuthAuthorizationServer(
             store: stores.oauth, users: stores.users, configuration: configuration, logger: logger)
     }

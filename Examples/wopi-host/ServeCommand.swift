@@ -69,13 +69,13 @@ struct ServeCommand: AsyncParsableCommand {
         oauthConfiguration.issuer = publicURL
         oauthConfiguration.scheme = scheme
         oauthConfiguration.privacyStatementURL = privacyURL
-        let oauth = try directory.oauthServer(stores: stores, configuration: oauthConfiguration, logger: logger)
+        let oauth = try await directory.oauthServer(stores: stores, configuration: oauthConfiguration, logger: logger)
 
         var configuration = WOPIHostConfiguration()
         configuration.publicURL = publicURL
         configuration.scheme = scheme
         let wopi = WOPIHost(
-            storage: storage, locks: stores.locks, users: users, tokens: try directory.tokenSigner(),
+            storage: storage, locks: stores.locks, users: users, tokens: try await directory.tokenSigner(),
             configuration: configuration,
             bootstrapper: BootstrapperConfiguration(
                 verifier: oauth, providerID: providerID, urlSchemes: try parsedURLSchemes()),

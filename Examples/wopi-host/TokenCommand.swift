@@ -31,7 +31,7 @@ struct TokenCommand: AsyncParsableCommand {
             throw ValidationFailure("\(file) is a folder; pass a file.")
         }
         let expiresAt = Date().addingTimeInterval(TimeInterval(ttl))
-        let token = try directory.tokenSigner().mint(
+        let token = try await directory.tokenSigner().mint(
             AccessToken(userID: user, resource: .file(target.id), expiresAt: expiresAt))
         let output = TokenOutput(
             wopiSrc: WOPIURLs(publicURL: base, configuration: WOPIHostConfiguration()).file(target.id),

@@ -79,7 +79,7 @@ extension OAuthAuthorizationServer {
         var user: WOPIUser? = nil
         if WOPIUser.isValidID(name) { user = try await users.user(name) }
         if user == nil, !name.isEmpty {
-            user = try await users.allUsers().first { $0.signInName.caseInsensitiveCompare(name) == .orderedSame }
+            user = try await users.user(signInName: name)
         }
         let matches = await verifySecret(password, against: user?.passwordHash)
         return matches ? user : nil

@@ -1,27 +1,25 @@
 import Crypto
 import Foundation
-import WOPIModels
-
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#endif
+import NIOPosix
+import WOPIStorage
 
 /// A ``TokenStore`` that keeps each key's tokens in a JSON file readable only by the owner, for command-line tools.
 ///
-/// The directory is created with mode `0700`; each file is written to a temporary file created with mode `0600`,
-/// flushed, and renamed over the old one, so a reader sees either the old or the new tokens. File names are the
-/// SHA-256 of the key, so keys may hold any characters.
+/// The directory is created with mode `0700`. Each file is replaced whole (``WOPIStorage/AtomicFile``): written to
+/// a temporary file created with mode `0600`, flushed, renamed over the old one, and the directory flushed, so a
+/// reader sees either the old or the new tokens, also after a crash. The file I/O runs on a `NIOThreadPool`, never
+/// on Swift's cooperative threads. File names are the SHA-256 of the key, so keys may hold any characters.
 public struct FileTokenStore: TokenStore {
     /// The directory holding the token files.
     public let directory: URL
+    private let threadPool: NIOThreadPool
 
     /// Creates a store in a directory, which is created on the first save if missing.
-    public init(directory: URL) {
+    ///
+    /// - Parameter threadPool: the pool that runs the blocking file I/O.
+    public init(directory: URL, threadPool: NIOThreadPool = .singleton) {
         self.directory = directory
+        self.threadPool = threadPool
     }
 
     /// The file that holds the tokens of `key`.
@@ -33,14 +31,7 @@ public struct FileTokenStore: TokenStore {
     /// Reads the key's file; `nil` if it does not exist.
     public func load(key: String) async throws -> TokenSet? {
         let url = fileURL(forKey: key)
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            if !FileManager.default.fileExists(atPath: url.path) { return nil }
-            throw OAuthError(
-                .storage, "Could not read the token file \(url.path); check its permissions.", underlying: error)
-        }
+        guard let data = try await storing({ try await file(key).read() }) else { return nil }
         do {
             return try Self.decoder.decode(TokenSet.self, from: data)
         } catch {
@@ -57,75 +48,28 @@ public struct FileTokenStore: TokenStore {
         } catch {
             throw OAuthError(.storage, "Could not encode the tokens.", underlying: error)
         }
-        try createDirectory()
-        let target = fileURL(forKey: key)
-        let temporary = directory.appendingPathComponent(".\(Base64URL.randomString(byteCount: 12)).tmp")
-        try Self.writeNew(data, to: temporary)
-        guard rename(temporary.path, target.path) == 0 else {
-            let code = errno
-            unlink(temporary.path)
-            throw Self.posixError("replace \(target.path)", code)
-        }
+        try await storing { try await file(key).replace(with: data) }
     }
 
     /// Removes the key's file, if any.
     public func delete(key: String) async throws {
-        let path = fileURL(forKey: key).path
-        if unlink(path) != 0 && errno != ENOENT {
-            throw Self.posixError("delete \(path)", errno)
-        }
+        try await storing { try await file(key).remove() }
     }
 
-    private func createDirectory() throws(OAuthError) {
-        let path = directory.path
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw OAuthError(.storage, "\(path) exists but is not a directory; choose another token directory.")
-            }
-            return
-        }
-        let parent = directory.deletingLastPathComponent()
+    private func file(_ key: String) -> AtomicFile {
+        AtomicFile(url: fileURL(forKey: key), directoryMode: 0o700, pool: threadPool)
+    }
+
+    /// Runs a file operation, reporting its failure as an ``OAuthError/Code/storage`` error.
+    private func storing<T>(_ operation: () async throws -> T) async throws(OAuthError) -> T {
         do {
-            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            return try await operation()
+        } catch let error as StorageError {
+            throw OAuthError(.storage, error.message, underlying: error)
         } catch {
-            throw OAuthError(.storage, "Could not create \(parent.path); check its permissions.", underlying: error)
+            throw OAuthError(
+                .storage, "The token store in \(directory.path) failed; check its permissions.", underlying: error)
         }
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw Self.posixError("create the directory \(path)", errno)
-        }
-    }
-
-    /// Creates `url` exclusively with mode 0600 and writes `data` to it durably.
-    private static func writeNew(_ data: Data, to url: URL) throws(OAuthError) {
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else { throw posixError("create \(url.path)", errno) }
-        defer { close(descriptor) }
-        // Enforce 0600 whatever the umask; the umask can only have removed bits.
-        _ = fchmod(descriptor, 0o600)
-        let failure: Int32? = data.withUnsafeBytes { buffer -> Int32? in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return fsync(descriptor) == 0 ? nil : errno
-        }
-        if let failure {
-            unlink(url.path)
-            throw posixError("write \(url.path)", failure)
-        }
-    }
-
-    private static func posixError(_ action: String, _ code: Int32) -> OAuthError {
-        OAuthError(
-            .storage,
-            "Could not \(action): \(String(cString: strerror(code))); check the directory's permissions "
-                + "and free space.")
     }
 
     private static var encoder: JSONEncoder {

@@ -1,16 +1,16 @@
 import WOPIStorage
 
 /// The small check helpers the conformance cases use; each throws a ``ConformanceFailure`` located at the caller.
-enum Check {
+package enum Check {
     /// Fails unless `condition` holds.
-    static func expect(
+    package static func expect(
         _ condition: Bool, _ message: @autoclosure () -> String, file: StaticString = #filePath, line: UInt = #line
     ) throws {
         if !condition { throw ConformanceFailure(message(), file: file, line: line) }
     }
 
     /// Fails unless `actual == expected`, showing both.
-    static func expectEqual<T: Equatable>(
+    package static func expectEqual<T: Equatable>(
         _ actual: T, _ expected: T, _ message: @autoclosure () -> String, file: StaticString = #filePath,
         line: UInt = #line
     ) throws {
@@ -20,7 +20,7 @@ enum Check {
     }
 
     /// Returns the value, or fails when it is `nil`.
-    static func require<T>(
+    package static func require<T>(
         _ value: T?, _ message: @autoclosure () -> String, file: StaticString = #filePath, line: UInt = #line
     ) throws -> T {
         guard let value else { throw ConformanceFailure(message(), file: file, line: line) }
@@ -29,7 +29,7 @@ enum Check {
 
     /// Runs `body` and fails unless it throws a ``StorageError`` with `code`; returns that error.
     @discardableResult
-    static func expectThrows<T>(
+    package static func expectThrows<T>(
         code: StorageError.Code, _ what: @autoclosure () -> String, file: StaticString = #filePath,
         line: UInt = #line, _ body: () async throws -> T
     ) async throws -> StorageError {
@@ -38,7 +38,7 @@ enum Check {
 
     /// Runs `body` and fails unless it throws a ``StorageError`` with one of `codes`; returns that error.
     @discardableResult
-    static func expectThrows<T>(
+    package static func expectThrows<T>(
         anyOf codes: [StorageError.Code], _ what: @autoclosure () -> String, file: StaticString = #filePath,
         line: UInt = #line, _ body: () async throws -> T
     ) async throws -> StorageError {
@@ -61,7 +61,7 @@ enum Check {
     }
 
     /// Runs a step the case relies on, turning an unexpected error into a failure that names the step.
-    static func step<T>(
+    package static func step<T>(
         _ what: @autoclosure () -> String, file: StaticString = #filePath, line: UInt = #line,
         _ body: () async throws -> T
     ) async throws -> T {

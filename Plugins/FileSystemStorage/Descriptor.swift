@@ -1,3 +1,5 @@
+import WOPIStorage
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

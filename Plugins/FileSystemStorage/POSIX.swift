@@ -6,19 +6,6 @@ import WOPIStorage
     import Darwin
 #endif
 
-/// A failed system call: the operation and its `errno`.
-struct POSIXFailure: Error, CustomStringConvertible {
-    let errno: Int32
-    let operation: String
-
-    init(errno: Int32, _ operation: String) {
-        self.errno = errno
-        self.operation = operation
-    }
-
-    var description: String { "\(operation): \(String(cString: strerror(errno))) (errno \(errno))" }
-}
-
 /// The few system calls that Swift's C module does not import, and small helpers around `errno`.
 enum POSIX {
     /// The name of the extended attribute that holds an item's ID.
@@ -146,25 +133,3 @@ enum POSIX {
         }
     }
 #endif
-
-extension StorageError {
-    /// A storage error for a failed system call, with advice for the operator.
-    init(_ failure: POSIXFailure, _ what: String) {
-        switch failure.errno {
-        case ENOENT:
-            self.init(.notFound, "\(what): it no longer exists; it may have been moved or deleted meanwhile.")
-        case ENOSPC, EDQUOT:
-            self.init(.io, "\(what): the disk is full; free space and try again.", underlying: failure)
-        case EACCES, EPERM:
-            self.init(
-                .io, "\(what): permission denied; give the host's user read and write access to the storage root.",
-                underlying: failure)
-        case ELOOP:
-            self.init(
-                .notFound, "\(what): a symbolic link is in the way; symbolic links are never followed.",
-                underlying: failure)
-        default:
-            self.init(.io, "\(what) failed: \(failure).", underlying: failure)
-        }
-    }
-}

@@ -15,6 +15,9 @@ import WOPIServer
 ///   display_name TEXT NOT NULL,
 ///   password_hash TEXT,                  -- a PasswordHasher hash; NULL for users who cannot sign in
 ///   user_info TEXT);                     -- PutUserInfo's value
+/// -- users.v2: sign-in looks a user up by name through an index
+/// ALTER TABLE users ADD COLUMN sign_in_key TEXT;   -- WOPIUser.signInKey(sign_in_name), filled on migration
+/// CREATE INDEX users_sign_in_key ON users (sign_in_key);
 /// ```
 public final class SQLiteUserDirectory: UserDirectory {
     /// The tables of the user directory.
@@ -31,6 +34,17 @@ public final class SQLiteUserDirectory: UserDirectory {
                       user_info TEXT
                     )
                     """)
+        }
+        schema.registerMigration("v2") { db in
+            try db.execute(sql: "ALTER TABLE users ADD COLUMN sign_in_key TEXT")
+            // The key is Swift's Unicode lower-casing, which SQLite's lower() (ASCII only) cannot compute.
+            for row in try Row.fetchAll(db, sql: "SELECT id, sign_in_name FROM users") {
+                let name: String = row["sign_in_name"]
+                try db.execute(
+                    sql: "UPDATE users SET sign_in_key = ? WHERE id = ?",
+                    arguments: [WOPIUser.signInKey(name), row["id"] as String])
+            }
+            try db.execute(sql: "CREATE INDEX users_sign_in_key ON users (sign_in_key)")
         }
         return schema
     }()
@@ -50,16 +64,30 @@ public final class SQLiteUserDirectory: UserDirectory {
         }
     }
 
+    /// Looks the user up through the `users_sign_in_key` index.
+    public func user(signInName: String) async throws -> WOPIUser? {
+        try await database.read("find the user signing in") { db in
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM users WHERE sign_in_key = ? ORDER BY id LIMIT 1",
+                arguments: [WOPIUser.signInKey(signInName)]
+            ).map(Self.user)
+        }
+    }
+
     public func save(_ user: WOPIUser) async throws {
         try await database.write("save the user \(user.id)") { db in
             try db.execute(
                 sql: """
-                    INSERT INTO users (id, sign_in_name, display_name, password_hash, user_info) VALUES (?, ?, ?, ?, ?)
+                    INSERT INTO users (id, sign_in_name, sign_in_key, display_name, password_hash, user_info)
+                    VALUES (?, ?, ?, ?, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET sign_in_name = excluded.sign_in_name,
-                      display_name = excluded.display_name, password_hash = excluded.password_hash,
-                      user_info = excluded.user_info
+                      sign_in_key = excluded.sign_in_key, display_name = excluded.display_name,
+                      password_hash = excluded.password_hash, user_info = excluded.user_info
                     """,
-                arguments: [user.id, user.signInName, user.displayName, user.passwordHash, user.userInfo])
+                arguments: [
+                    user.id, user.signInName, WOPIUser.signInKey(user.signInName), user.displayName,
+                    user.passwordHash, user.userInfo,
+                ])
         }
     }
 

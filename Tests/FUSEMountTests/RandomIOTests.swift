@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WOPIStorage
+import WOPITestSupport
 
 @testable import FUSEMount
 

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SQLiteServerStores
 import SQLiteStorage
 import Testing
@@ -53,11 +54,42 @@ struct UserDirectoryTests {
         let reopened = try SQLiteDatabase(path: path)
         let users = try SQLiteUserDirectory(database: reopened)
         _ = try SQLiteOAuthStore(database: reopened)
-        #expect(try await reopened.appliedMigrations() == before + ["users.v1", "oauth.v1"])
+        #expect(try await reopened.appliedMigrations() == before + ["users.v1", "users.v2", "oauth.v1"])
         try await users.save(WOPIUser(id: "ana", signInName: "ana", displayName: "Ana", passwordHash: nil))
         #expect(try await reopened.integrityCheck() == ["ok"])
         // Opening again runs nothing twice.
         _ = try SQLiteUserDirectory(database: reopened)
-        #expect(try await reopened.appliedMigrations().count == before.count + 2)
+        #expect(try await reopened.appliedMigrations().count == before.count + 3)
+    }
+
+    @Test("users.v2 indexes the sign-in names of the users a users.v1 file already holds")
+    func signInKeysOfExistingUsers() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let path = folder.appending("wopi.sqlite").path
+        // A file as the first release left it: the v1 table with two users, and its migration recorded.
+        let old = try DatabaseQueue(path: path)
+        try await old.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE users (id TEXT PRIMARY KEY NOT NULL, sign_in_name TEXT NOT NULL,
+                      display_name TEXT NOT NULL, password_hash TEXT, user_info TEXT);
+                    INSERT INTO users VALUES ('ana', 'Ana@Example.com', 'Ana', NULL, NULL);
+                    INSERT INTO users VALUES ('elo', 'ÉLODIE', 'Élodie', 'h', '{}');
+                    CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+                    INSERT INTO grdb_migrations VALUES ('users.v1');
+                    """)
+        }
+        try old.close()
+        let users = try SQLiteUserDirectory(database: SQLiteDatabase(path: path))
+        #expect(try await users.user(signInName: "ana@example.COM")?.id == "ana")
+        #expect(try await users.user(signInName: "élodie")?.userInfo == "{}")
+        let plan = try await DatabaseQueue(path: path).read { db in
+            try Row.fetchAll(
+                db, sql: "EXPLAIN QUERY PLAN SELECT * FROM users WHERE sign_in_key = ? ORDER BY id LIMIT 1",
+                arguments: ["x"]
+            ).map { $0["detail"] as String }
+        }
+        #expect(plan.contains { $0.contains("users_sign_in_key") })
     }
 }

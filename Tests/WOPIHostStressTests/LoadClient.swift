@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WOPIModels
+import WOPITestSupport
 
 /// One client of the load test: a loop of GetFile, CheckFileInfo, GetLock, edit sessions (Lock, PutFile,
 /// RefreshLock, GetFile, Unlock) and lock probes, on files shared with the other clients, until a deadline.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import WOPIOAuth
 import WOPIOAuthCore
+import WOPITestSupport
 
 @Suite("Native app sign-in against a real authorization server")
 struct NativeAppAuthorizerTests {
@@ -10,8 +11,8 @@ struct NativeAppAuthorizerTests {
     /// Runs the whole flow with a scripted browser; returns the outcome and what the browser tab showed.
     private func signIn(
         _ server: TestAuthorizationServer, configuration: OAuthClientConfiguration? = nil
-    ) async -> (Result<TokenSet, OAuthError>, ScriptedBrowser.Visit?) {
-        let browser = ScriptedBrowser()
+    ) async -> (Result<TokenSet, OAuthError>, ScriptedUserAgent.Visit?) {
+        let browser = ScriptedUserAgent()
         let result: Result<TokenSet, OAuthError>
         do {
             result = .success(

@@ -1,4 +1,5 @@
 import Foundation
+import NIOPosix
 import WOPIModels
 import WOPIOAuthCore
 import WOPIServer
@@ -6,10 +7,11 @@ import WOPIServer
 /// An ``OAuthStore`` in one JSON file, shared by every process that opens it.
 ///
 /// Clients, codes and tokens survive a restart of the host. Every change takes an exclusive `flock` on a
-/// companion `.lock` file, reads the file, changes it, drops expired records, writes a temporary file (mode 0600)
-/// and renames it over the original, so readers never see a half-written file, two writers never lose each
-/// other's changes, and a code or refresh token is redeemed at most once across processes. Codes and tokens are
-/// stored only as hashes. Meant for small deployments; a database store suits many users better.
+/// companion `.lock` file, reads the file, changes it, drops expired records and replaces the file atomically and
+/// durably (mode 0600), so readers never see a half-written file, two writers never lose each other's changes, and
+/// a code or refresh token is redeemed at most once across processes. The file I/O runs on a `NIOThreadPool`.
+/// Codes and tokens are stored only as hashes. Meant for small deployments; a database store suits many users
+/// better.
 public struct FileOAuthStore: OAuthStore {
     /// The JSON file.
     public var url: URL { file.url }
@@ -18,53 +20,55 @@ public struct FileOAuthStore: OAuthStore {
 
     /// Creates a store backed by the file at `url` (created with its folder on first write).
     ///
-    /// - Parameter now: the clock used to drop expired records, for tests.
-    public init(url: URL, now: @escaping @Sendable () -> Date = { Date() }) {
-        file = SharedJSONFile(url: url, initial: { OAuthStoreState() })
+    /// - Parameters:
+    ///   - threadPool: the pool that runs the blocking file I/O.
+    ///   - now: the clock used to drop expired records, for tests.
+    public init(url: URL, threadPool: NIOThreadPool = .singleton, now: @escaping @Sendable () -> Date = { Date() }) {
+        file = SharedJSONFile(url: url, threadPool: threadPool, initial: { OAuthStoreState() })
         self.now = now
     }
 
-    public func client(_ id: String) async throws -> OAuthClient? { try load().clients[id] }
+    public func client(_ id: String) async throws -> OAuthClient? { try await load().clients[id] }
 
     public func saveClient(_ client: OAuthClient) async throws {
-        try update { $0.clients[client.id] = client }
+        try await update { $0.clients[client.id] = client }
     }
 
-    public func allClients() async throws -> [OAuthClient] { try load().sortedClients }
+    public func allClients() async throws -> [OAuthClient] { try await load().sortedClients }
 
     public func saveCode(_ code: OAuthCodeRecord) async throws {
-        try update { $0.codes[code.hash] = code }
+        try await update { $0.codes[code.hash] = code }
     }
 
     public func redeemCode(_ hash: String) async throws -> OAuthRedemption<OAuthCodeRecord>? {
-        try update { $0.redeemCode(hash) }
+        try await update { $0.redeemCode(hash) }
     }
 
     public func saveToken(_ token: OAuthTokenRecord) async throws {
-        try update { $0.tokens[token.hash] = token }
+        try await update { $0.tokens[token.hash] = token }
     }
 
-    public func token(_ hash: String) async throws -> OAuthTokenRecord? { try load().tokens[hash] }
+    public func token(_ hash: String) async throws -> OAuthTokenRecord? { try await load().tokens[hash] }
 
     public func redeemRefreshToken(_ hash: String) async throws -> OAuthRedemption<OAuthTokenRecord>? {
-        try update { $0.redeemRefreshToken(hash) }
+        try await update { $0.redeemRefreshToken(hash) }
     }
 
     public func revokeToken(_ hash: String) async throws {
-        try update { $0.tokens[hash] = nil }
+        try await update { $0.tokens[hash] = nil }
     }
 
     public func revokeFamily(_ familyID: String) async throws {
-        try update { $0.revokeFamily(familyID) }
+        try await update { $0.revokeFamily(familyID) }
     }
 
     // MARK: - File
 
-    private func load() throws -> OAuthStoreState { try file.read() }
+    private func load() async throws -> OAuthStoreState { try await file.read() }
 
     /// Runs `change` on the current state under the file's lock, drops expired records and writes it back.
-    private func update<T>(_ change: (inout OAuthStoreState) -> T) throws -> T {
-        try file.update { state in
+    private func update<T: Sendable>(_ change: @escaping @Sendable (inout OAuthStoreState) -> T) async throws -> T {
+        try await file.update { [now] state in
             let result = change(&state)
             state.prune(now: now())
             return result

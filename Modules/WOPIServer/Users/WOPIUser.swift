@@ -20,6 +20,12 @@ public struct WOPIUser: Sendable, Hashable, Codable {
         self.userInfo = userInfo
     }
 
+    /// The form in which sign-in names are compared: `signInName` lower-cased (Unicode), so `Ana@Example.com` and
+    /// `ana@example.com` name the same account. A ``UserDirectory`` indexes users by it.
+    public static func signInKey(_ signInName: String) -> String {
+        signInName.lowercased()
+    }
+
     /// Whether `id` is a valid user ID (1 to 64 ASCII letters and digits).
     public static func isValidID(_ id: String) -> Bool {
         !id.isEmpty && id.count <= 64 && id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }

@@ -77,11 +77,3 @@ struct LiveAuthServer: Sendable {
                 id: "native", kind: .public, redirectURIs: ["http://127.0.0.1/callback", "com.example.app:/oauth"]))
     }
 }
-
-/// Users in memory, for tests.
-actor InMemoryUserDirectory: UserDirectory {
-    private var users: [String: WOPIUser] = [:]
-    func user(_ id: String) -> WOPIUser? { users[id] }
-    func save(_ user: WOPIUser) { users[user.id] = user }
-    func allUsers() -> [WOPIUser] { users.values.sorted { $0.id < $1.id } }
-}

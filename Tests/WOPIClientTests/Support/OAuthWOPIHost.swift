@@ -35,7 +35,7 @@ struct OAuthWOPIHost: Sendable {
         let logger = Logger.quiet
         let keyDirectory = try TemporaryDirectory()
         defer { keyDirectory.remove() }
-        let users = TestUserDirectory()
+        let users = InMemoryUserDirectory()
         await users.save(WOPIUser(id: "ana", signInName: "ana@example.com", displayName: "Ana", passwordHash: nil))
         let storage = InMemoryStorage()
         let root = await storage.rootContainer(forUser: "ana")
@@ -49,7 +49,7 @@ struct OAuthWOPIHost: Sendable {
         let host = WOPIHost(
             storage: storage, locks: InMemoryLockStore(now: clock.dateSource), users: users,
             tokens: AccessTokenSigner(
-                key: try SecretKeyFile.loadOrCreate(at: keyDirectory.url.appendingPathComponent("key"))),
+                key: try await SecretKeyFile.loadOrCreate(at: keyDirectory.url.appendingPathComponent("key"))),
             configuration: configuration, bootstrapper: BootstrapperConfiguration(verifier: oauth), logger: logger,
             now: clock.dateSource)
         let router = Router()
@@ -160,14 +160,6 @@ final class TestOAuthServer: OAuthAccessTokenVerifier {
         return Response(
             status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: json)))
     }
-}
-
-/// Users in memory.
-actor TestUserDirectory: UserDirectory {
-    private var users: [String: WOPIUser] = [:]
-    func user(_ id: String) -> WOPIUser? { users[id] }
-    func save(_ user: WOPIUser) { users[user.id] = user }
-    func allUsers() -> [WOPIUser] { users.values.sorted { $0.id < $1.id } }
 }
 
 /// `application/x-www-form-urlencoded` and PKCE helpers.

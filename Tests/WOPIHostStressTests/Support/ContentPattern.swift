@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import WOPIStorage
+import WOPITestSupport
 
 /// Recognisable, reproducible file content: version `version` of test file `file`, `size` bytes long.
 ///

@@ -68,11 +68,3 @@ struct LiveHost: Sendable {
             named: name, in: root.id, content: ByteStream(chunks: [ByteBuffer(string: content)]), overwrite: false)
     }
 }
-
-/// Users in memory, for tests.
-actor InMemoryUserDirectory: UserDirectory {
-    private var users: [String: WOPIUser] = [:]
-    func user(_ id: String) -> WOPIUser? { users[id] }
-    func save(_ user: WOPIUser) { users[user.id] = user }
-    func allUsers() -> [WOPIUser] { users.values.sorted { $0.id < $1.id } }
-}

@@ -5,25 +5,31 @@ import WOPIOAuth
     import FoundationNetworking
 #endif
 
-/// An ``ExternalUserAgent`` that behaves like a browser: it GETs the authorize URL and follows the 302 to the
-/// loopback redirect URI, in the background, as a real browser tab would after `open` returns.
-final class ScriptedBrowser: ExternalUserAgent {
+/// An in-process ``WOPIOAuth/ExternalUserAgent`` that behaves like a browser: it GETs the authorize URL and
+/// follows the 302 to the loopback redirect URI, in the background, as a real browser tab would after `open`
+/// returns. (``ScriptedBrowser`` writes `$BROWSER` scripts for child processes instead.)
+public final class ScriptedUserAgent: ExternalUserAgent {
     /// What the tab ended up showing.
-    struct Visit: Sendable {
-        var openedURL: URL
-        var finalURL: URL?
-        var status: Int
-        var page: String
+    public struct Visit: Sendable {
+        /// The URL the agent was asked to open.
+        public var openedURL: URL
+        /// The URL after redirects, `nil` when the request failed.
+        public var finalURL: URL?
+        /// The final HTTP status, `-1` when the request failed.
+        public var status: Int
+        /// The final page, or the error.
+        public var page: String
     }
 
     private let visits = AsyncStream<Visit>.makeStream()
     private let session: URLSession
 
-    init() {
+    /// Creates an agent with its own ephemeral URL session.
+    public init() {
         session = URLSession(configuration: .ephemeral)
     }
 
-    func open(_ url: URL) async throws {
+    public func open(_ url: URL) async throws {
         let session = self.session
         let continuation = visits.continuation
         Task {
@@ -41,7 +47,7 @@ final class ScriptedBrowser: ExternalUserAgent {
     }
 
     /// The next finished visit.
-    func nextVisit() async -> Visit? {
+    public func nextVisit() async -> Visit? {
         var iterator = visits.stream.makeAsyncIterator()
         return await iterator.next()
     }
