@@ -27,9 +27,9 @@ struct OAuthStoreConformanceTests {
     actor RacyStore: OAuthStore {
         let base = InMemoryOAuthStore()
         var codes: [String: OAuthCodeRecord] = [:]
-        func client(_ id: String) async throws -> OAuthClient? { try await base.client(id) }
-        func saveClient(_ client: OAuthClient) async throws { try await base.saveClient(client) }
-        func allClients() async throws -> [OAuthClient] { try await base.allClients() }
+        func client(_ id: String) async throws -> OAuthClient? { await base.client(id) }
+        func saveClient(_ client: OAuthClient) async throws { await base.saveClient(client) }
+        func allClients() async throws -> [OAuthClient] { await base.allClients() }
         func saveCode(_ code: OAuthCodeRecord) { codes[code.hash] = code }
         func redeemCode(_ hash: String) async -> OAuthRedemption<OAuthCodeRecord>? {
             guard let code = codes[hash] else { return nil }
@@ -38,13 +38,13 @@ struct OAuthStoreConformanceTests {
             codes[hash]?.isRedeemed = true
             return .first(code)
         }
-        func saveToken(_ token: OAuthTokenRecord) async throws { try await base.saveToken(token) }
-        func token(_ hash: String) async throws -> OAuthTokenRecord? { try await base.token(hash) }
+        func saveToken(_ token: OAuthTokenRecord) async throws { await base.saveToken(token) }
+        func token(_ hash: String) async throws -> OAuthTokenRecord? { await base.token(hash) }
         func redeemRefreshToken(_ hash: String) async throws -> OAuthRedemption<OAuthTokenRecord>? {
-            try await base.redeemRefreshToken(hash)
+            await base.redeemRefreshToken(hash)
         }
-        func revokeToken(_ hash: String) async throws { try await base.revokeToken(hash) }
-        func revokeFamily(_ familyID: String) async throws { try await base.revokeFamily(familyID) }
+        func revokeToken(_ hash: String) async throws { await base.revokeToken(hash) }
+        func revokeFamily(_ familyID: String) async throws { await base.revokeFamily(familyID) }
     }
 
     @Test("the kit fails a store whose code redemption is not atomic")

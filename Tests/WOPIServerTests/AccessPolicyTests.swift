@@ -38,8 +38,8 @@ enum Caller: String, CaseIterable, CustomTestStringConvertible, Sendable {
     var permission: Permission { self == .ownerWithViewToken ? .view : .edit }
 
     /// The status of an operation that reads, and of one that changes content.
-    var readStatus: UInt { self == .stranger ? 404 : 200 }
-    var writeStatus: UInt {
+    var readStatus: Int { self == .stranger ? 404 : 200 }
+    var writeStatus: Int {
         switch self {
         case .owner, .editor: 200
         case .viewer, .ownerWithViewToken: 401
@@ -75,8 +75,8 @@ struct AccessPolicyTests {
             func container(_ id: ItemID, _ suffix: String = "") -> String {
                 live.containerURL(id, suffix, token: token(.container(id)))
             }
-            var rows: [(String, UInt, UInt)] = []
-            func row(_ name: String, _ expected: UInt, _ reply: HTTP.Reply) {
+            var rows: [(String, Int, Int)] = []
+            func row(_ name: String, _ expected: Int, _ reply: HTTP.Reply) {
                 rows.append((name, expected, reply.status))
             }
 
@@ -149,7 +149,7 @@ struct AccessPolicyTests {
     func checkFileInfoSaysWhatTheCallerMayDo(_ caller: Caller) async throws {
         try await LiveHost.run(policy: GrantTablePolicy()) { live in
             let file = try await live.seedFile("Plan.docx")
-            let token = live.token(.file(plan.id), user: caller.user, permission: caller.permission)
+            let token = live.token(.file(file.id), user: caller.user, permission: caller.permission)
             let reply = try await HTTP.get(live.fileURL(file.id, token: token))
             let info = try WOPIJSON.decoder.decode(CheckFileInfo.self, from: Data(reply.body.readableBytesView))
             let writes = caller.writeStatus == 200
