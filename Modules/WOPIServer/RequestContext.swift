@@ -8,6 +8,9 @@ struct RequestContext: Sendable {
     var token: AccessToken
     /// The calling user.
     var user: WOPIUser
+    /// What the user may do with the token's item now: the policy's answer limited to the token's permission
+    /// (``ItemAccess/edit`` for the ecosystem, which is the user's own).
+    var access: ItemAccess
     /// The host's WOPI URLs as this request reached them.
     var urls: WOPIURLs
 
@@ -18,10 +21,21 @@ struct RequestContext: Sendable {
     /// The ecosystem URL (no token).
     var ecosystemSrc: String { urls.ecosystem }
 
+    /// Refuses the request with 401 unless `allowed`: the access token does not allow `what` (a view-only token,
+    /// or a user the policy grants less). WOPI has no status for "read-only"; Microsoft's sample host answers an
+    /// invalid token, and clients that read `UserCanWrite: false` never try.
+    func require(_ allowed: Bool, _ what: String) throws {
+        guard allowed else {
+            throw WOPIHTTPError.unauthorized(
+                "The access token does not allow \(what) (permission: \(access.permission)).")
+        }
+    }
+
     /// `url` with a token for `resource` appended. Tokens traded from this request's token keep its expiry
     /// (digest §2.3), so a leaked token cannot be renewed by walking the tree.
     func withToken(_ url: String, for resource: AccessToken.Resource, signer: AccessTokenSigner) -> String {
-        let traded = AccessToken(userID: token.userID, resource: resource, expiresAt: token.expiresAt)
+        let traded = AccessToken(
+            userID: token.userID, resource: resource, expiresAt: token.expiresAt, permission: token.permission)
         return Self.append(token: signer.mint(traded), expiresAt: token.expiresAt, to: url)
     }
 
@@ -53,8 +67,8 @@ extension WOPIHost {
         }
     }
 
-    /// Verifies the token and that it covers `resource`; 401 for a bad token, 404 for another resource or an
-    /// item the user does not own.
+    /// Verifies the token and that it covers `resource`, and asks the policy what the user may do with it: 401 for
+    /// a bad token, 404 for another resource or an item the user may not see.
     func authorize(_ request: WOPIRequest, for resource: AccessToken.Resource) async throws -> RequestContext {
         let token = try await authorizedToken(request)
         guard token.resource == resource else {
@@ -63,15 +77,15 @@ extension WOPIHost {
         guard let user = try await users.user(token.userID) else {
             throw WOPIHTTPError.unauthorized("The access token's user no longer exists.")
         }
-        let context = RequestContext(token: token, user: user, urls: urls(for: request))
+        var access = ItemAccess.edit
         switch resource {
         case .file(let id), .container(let id):
-            let item = try await storage.item(id)
-            guard item.ownerID == user.id else { throw WOPIHTTPError.notFound("No item has this ID.") }
+            access = try await policy.access(of: user, to: try await storage.item(id)).limited(to: token.permission)
+            guard access.permission > .none else { throw WOPIHTTPError.notFound("No item has this ID.") }
         case .ecosystem:
             break
         }
-        return context
+        return RequestContext(token: token, user: user, access: access, urls: urls(for: request))
     }
 
     /// Mints a fresh token with the host's default lifetime (for OAuth-authenticated callers and the CLI).

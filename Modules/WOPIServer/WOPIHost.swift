@@ -29,16 +29,20 @@ public final class WOPIHost: Sendable {
     public let configuration: WOPIHostConfiguration
     /// The bootstrapper's OAuth verification and challenge; `nil` answers `/wopibootstrapper` with 404.
     public let bootstrapper: BootstrapperConfiguration?
+    /// Who may do what with which item.
+    public let policy: any AccessPolicy
     let logger: Logger
     let now: @Sendable () -> Date
 
     /// Creates a host.
     ///
-    /// - Parameter now: the clock, for tests.
+    /// - Parameters:
+    ///   - policy: who may do what; the default lets each user see and change only their own items.
+    ///   - now: the clock, for tests.
     public init(
         storage: any StorageBackend, locks: any LockStore, users: any UserDirectory, tokens: AccessTokenSigner,
         configuration: WOPIHostConfiguration = WOPIHostConfiguration(),
-        bootstrapper: BootstrapperConfiguration? = nil,
+        bootstrapper: BootstrapperConfiguration? = nil, policy: any AccessPolicy = OwnerAccessPolicy(),
         logger: Logger = Logger(label: "wopikit.host"), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.storage = storage
@@ -47,6 +51,7 @@ public final class WOPIHost: Sendable {
         self.tokens = tokens
         self.configuration = configuration
         self.bootstrapper = bootstrapper
+        self.policy = policy
         self.logger = logger
         self.now = now
     }

@@ -27,7 +27,7 @@ extension WOPIHost {
         // Tokens minted here use the host's default lifetime: OAuth is the primary authentication (§9.4).
         let expiresAt = now().addingTimeInterval(configuration.accessTokenLifetime)
         let context = RequestContext(
-            token: AccessToken(userID: user.id, resource: .ecosystem, expiresAt: expiresAt), user: user,
+            token: AccessToken(userID: user.id, resource: .ecosystem, expiresAt: expiresAt), user: user, access: .edit,
             urls: urls(for: request))
         var response = BootstrapResponse(
             bootstrap: BootstrapInfo(
@@ -36,7 +36,7 @@ extension WOPIHost {
         let operation = request.method == .post ? request.header(WOPIHeader.ecosystemOperation)?.uppercased() : nil
         switch operation {
         case WOPIEcosystemOperation.getRootContainer:
-            response.rootContainerInfo = containerPointer(
+            response.rootContainerInfo = try await containerPointer(
                 try await storage.rootContainer(forUser: user.id), context: context)
         case WOPIEcosystemOperation.getNewAccessToken:
             let resource = try await resourceForWopiSrc(request.header(WOPIHeader.wopiSrc), user: user)
@@ -68,7 +68,7 @@ extension WOPIHost {
             urlSchemes: bootstrapper.urlSchemes)
     }
 
-    /// GetNewAccessToken's `X-WOPI-WopiSrc`: a file or container WOPISrc of this user; 404 otherwise (§9.4).
+    /// GetNewAccessToken's `X-WOPI-WopiSrc`: a file or container WOPISrc this user may see; 404 otherwise (§9.4).
     func resourceForWopiSrc(_ wopiSrc: String?, user: WOPIUser) async throws -> AccessToken.Resource {
         guard let wopiSrc, let components = URLComponents(string: wopiSrc),
             case let route? = WOPIRoute(path: components.percentEncodedPath.removingPercentEncoding ?? "")
@@ -79,10 +79,14 @@ extension WOPIHost {
         case .container(let id, .info): resource = .container(id)
         default: throw WOPIHTTPError.notFound("X-WOPI-WopiSrc must name a file or a container.")
         }
-        if case .file(let id) = resource, (try? await storage.file(id))?.ownerID == user.id { return resource }
-        if case .container(let id) = resource, (try? await storage.container(id))?.ownerID == user.id {
-            return resource
+        let id: ItemID
+        switch resource {
+        case .file(let file): id = file
+        case .container(let container): id = container
+        case .ecosystem: return resource
         }
-        throw WOPIHTTPError.notFound("No file or container of this user has that WOPISrc.")
+        guard let item = try? await storage.item(id), try await policy.access(of: user, to: item).permission > .none
+        else { throw WOPIHTTPError.notFound("No file or container this user may see has that WOPISrc.") }
+        return resource
     }
 }

@@ -10,25 +10,29 @@ extension WOPIHost {
     ) async throws -> WOPIResponse {
         switch (endpoint, request.method, override) {
         case (.info, .get, _):
-            return try .json(checkContainerInfo(try await storage.container(id)))
+            return try .json(try await checkContainerInfo(try await storage.container(id), context: context))
         case (.info, .post, WOPIOverride.createChildContainer):
+            try context.require(context.access.canCreateChildren, "creating folders here")
             let target = try await resolve(TargetName(request), in: id, sourceName: nil, isContainer: true)
             let created = try await storage.createContainer(named: target.name, in: id)
-            return try .json(containerPointer(created, context: context))
+            return try .json(try await containerPointer(created, context: context))
         case (.info, .post, WOPIOverride.createChildFile):
+            try context.require(context.access.canCreateChildren, "creating files here")
             let target = try await resolve(TargetName(request), in: id, sourceName: nil, isContainer: false)
             let created = try await storage.createFile(
                 named: target.name, in: id, content: .empty, overwrite: target.replacing != nil)
             return try .json(newFileResponse(created, context: context))
         case (.info, .post, WOPIOverride.deleteContainer):
+            try context.require(context.access.canDelete, "deleting the folder")
             try await storage.delete(id)
             return WOPIResponse(status: .ok)
         case (.info, .post, WOPIOverride.renameContainer):
+            try context.require(context.access.canRename, "renaming the folder")
             return try await renameContainer(id, request: request)
         case (.children, .get, _):
             return try .json(try await enumerateChildren(id, request: request, context: context))
         case (.ancestry, .get, _):
-            return try .json(ancestorsResponse(try await storage.ancestors(of: id), context: context))
+            return try .json(try await ancestorsResponse(try await storage.ancestors(of: id), context: context))
         case (.ecosystemPointer, .get, _):
             return try .json(URLResponse(url: context.withToken(context.ecosystemSrc, for: .ecosystem, signer: tokens)))
         default:
@@ -36,25 +40,34 @@ extension WOPIHost {
         }
     }
 
-    func checkContainerInfo(_ container: ContainerMetadata) -> CheckContainerInfo {
+    /// CheckContainerInfo for the calling user: the abilities from the policy (limited by the token), then the
+    /// policy's own adjustments. A root is never renamed or deleted.
+    func checkContainerInfo(_ container: ContainerMetadata, context: RequestContext) async throws
+        -> CheckContainerInfo
+    {
+        let access = try await policy.access(of: context.user, to: .container(container))
+            .limited(to: context.token.permission)
         var info = CheckContainerInfo(name: FileNameRules.sanitized(container.name))
-        info.userCanCreateChildContainer = true
-        info.userCanCreateChildFile = true
-        info.userCanDelete = !container.isRoot
-        info.userCanRename = !container.isRoot
+        info.userCanCreateChildContainer = access.canCreateChildren
+        info.userCanCreateChildFile = access.canCreateChildren
+        info.userCanDelete = access.canDelete && !container.isRoot
+        info.userCanRename = access.canRename && !container.isRoot
         info.isAnonymousUser = false
         info.isEduUser = configuration.isEduUser
         info.licenseCheckForEditIsEnabled = configuration.licenseCheckForEditIsEnabled
+        try await policy.describe(container: container, &info, user: context.user, access: access)
         return info
     }
 
-    func containerPointer(_ container: ContainerMetadata, context: RequestContext) -> ContainerPointerResponse {
+    func containerPointer(_ container: ContainerMetadata, context: RequestContext) async throws
+        -> ContainerPointerResponse
+    {
         ContainerPointerResponse(
             containerPointer: NamedURL(
                 name: FileNameRules.sanitized(container.name),
                 url: context.withToken(
                     context.containerSrc(container.id), for: .container(container.id), signer: tokens)),
-            containerInfo: checkContainerInfo(container))
+            containerInfo: try await checkContainerInfo(container, context: context))
     }
 
     /// EnumerateChildren (digest §7.2), with `X-WOPI-FileExtensionFilterList` matched case-insensitively.
@@ -66,7 +79,8 @@ extension WOPIHost {
         }
         var containers: [NamedURL] = []
         var files: [ChildFile] = []
-        for child in try await storage.children(of: id).sorted(by: { $0.name < $1.name }) {
+        for child in try await storage.children(of: id).sorted(by: { $0.name < $1.name })
+        where try await policy.access(of: context.user, to: child).permission > .none {
             switch child {
             case .container(let container):
                 containers.append(

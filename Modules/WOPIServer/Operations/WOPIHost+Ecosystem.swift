@@ -11,7 +11,7 @@ extension WOPIHost {
             return try .json(CheckEcosystemResponse(supportsContainers: true))
         case (.rootContainerPointer, .get, _):
             let root = try await storage.rootContainer(forUser: context.user.id)
-            return try .json(containerPointer(root, context: context))
+            return try .json(try await containerPointer(root, context: context))
         case (.info, .post, WOPIOverride.getWopiSrcWithAccessToken):
             let file = try await fileForNativeName(request.header(WOPIHeader.hostNativeFileName), user: context.user)
             let (token, expiresAt) = mintToken(userID: context.user.id, resource: .file(file.id))
@@ -41,8 +41,8 @@ extension WOPIHost {
             let root = try await storage.rootContainer(forUser: user.id)
             if case .file(let file)? = try? await storage.item(atPath: name, under: root.id) { candidate = file }
         }
-        guard let file = candidate, file.ownerID == user.id else {
-            throw WOPIHTTPError.notFound("No file of this user matches X-WOPI-HostNativeFileName.")
+        guard let file = candidate, try await policy.access(of: user, to: .file(file)).permission > .none else {
+            throw WOPIHTTPError.notFound("No file this user may see matches X-WOPI-HostNativeFileName.")
         }
         return file
     }

@@ -14,13 +14,19 @@ extension WOPIHost {
             return try .json(try await checkFileInfo(id, context: context))
         case (.info, .post, let override?):
             switch override {
-            case WOPIOverride.lock, WOPIOverride.getLock, WOPIOverride.refreshLock, WOPIOverride.unlock:
+            case WOPIOverride.getLock:
+                return try await handleLockOperation(override, file: id, request: request)
+            case WOPIOverride.lock, WOPIOverride.refreshLock, WOPIOverride.unlock:
+                try context.require(context.access.canWrite, "locking the file")
                 return try await handleLockOperation(override, file: id, request: request)
             case WOPIOverride.putRelative:
+                try context.require(context.access.canCreateChildren, "creating files next to this one")
                 return try await putRelativeFile(id, request: request, context: context)
             case WOPIOverride.renameFile:
+                try context.require(context.access.canRename, "renaming the file")
                 return try await renameFile(id, request: request)
             case WOPIOverride.delete:
+                try context.require(context.access.canDelete, "deleting the file")
                 return try await deleteFile(id)
             case WOPIOverride.putUserInfo:
                 return try await putUserInfo(request, context: context)
@@ -30,10 +36,11 @@ extension WOPIHost {
         case (.contents, .get, _):
             return try await getFile(id, request: request)
         case (.contents, .post, WOPIOverride.put):
+            try context.require(context.access.canWrite, "changing the file")
             return try await putFile(id, request: request)
         case (.ancestry, .get, _):
             let ancestors = try await storage.ancestors(of: id)
-            return try .json(ancestorsResponse(ancestors, context: context))
+            return try .json(await ancestorsResponse(ancestors, context: context))
         case (.ecosystemPointer, .get, _):
             return try .json(URLResponse(url: context.withToken(context.ecosystemSrc, for: .ecosystem, signer: tokens)))
         default:
@@ -53,10 +60,10 @@ extension WOPIHost {
         info.userInfo = context.user.userInfo
         info.isEduUser = configuration.isEduUser
         info.licenseCheckForEditIsEnabled = configuration.licenseCheckForEditIsEnabled
-        info.userCanWrite = true
-        info.userCanRename = true
-        info.userCanNotWriteRelative = false
-        info.readOnly = false
+        info.userCanWrite = context.access.canWrite
+        info.userCanRename = context.access.canRename
+        info.userCanNotWriteRelative = !context.access.canCreateChildren
+        info.readOnly = !context.access.canWrite
         info.supportsLocks = true
         info.supportsGetLock = true
         info.supportsExtendedLockLength = true
@@ -70,6 +77,7 @@ extension WOPIHost {
         info.fileNameMaxLength = FileNameRules.defaultMaximumBaseNameLength
         info.lastModifiedTime = WOPIJSON.timestamp(file.lastModified)
         info.sha256 = file.sha256?.base64EncodedString()
+        try await policy.describe(file: file, &info, user: context.user, access: context.access)
         return info
     }
 
@@ -148,9 +156,20 @@ extension WOPIHost {
 
     // MARK: - Ancestry
 
-    func ancestorsResponse(_ ancestors: [ContainerMetadata], context: RequestContext) -> AncestorsResponse {
-        AncestorsResponse(
-            ancestorsWithRootFirst: ancestors.map { container in
+    /// The ancestors the user may see, root first: a grantee of a shared folder does not see the owner's folders
+    /// above it.
+    func ancestorsResponse(_ ancestors: [ContainerMetadata], context: RequestContext) async throws
+        -> AncestorsResponse
+    {
+        var visible: [ContainerMetadata] = []
+        for container in ancestors
+        where try await policy.access(of: context.user, to: .container(container))
+            .permission > .none
+        {
+            visible.append(container)
+        }
+        return AncestorsResponse(
+            ancestorsWithRootFirst: visible.map { container in
                 NamedURL(
                     name: FileNameRules.sanitized(container.name),
                     url: context.withToken(

@@ -19,11 +19,15 @@ public struct AccessToken: Sendable, Hashable {
     public var resource: Resource
     /// When it stops being valid.
     public var expiresAt: Date
+    /// The most the token allows: ``Permission/view`` makes it a read-only link whoever holds it. A request gets
+    /// the lesser of this and what the host's ``AccessPolicy`` grants the user at that moment.
+    public var permission: Permission
 
     /// Creates token claims.
-    public init(userID: String, resource: Resource, expiresAt: Date) {
+    public init(userID: String, resource: Resource, expiresAt: Date, permission: Permission = .edit) {
         self.userID = userID
         self.resource = resource
         self.expiresAt = expiresAt
+        self.permission = permission
     }
 }

@@ -6,14 +6,15 @@ import WOPIStorage
 /// Mints and verifies WOPI access tokens: HMAC-SHA256-signed, URL-safe, scoped to one user and one resource.
 ///
 /// A token is `base64url(claims) "." base64url(HMAC-SHA256(key, claims))`, made only of URL-safe characters
-/// (digest §2.3 recommends this so proof-key signing is unambiguous). The claims are the user, the resource and
-/// the expiry in epoch milliseconds. Verification checks the MAC in constant time before reading anything, so a
+/// (digest §2.3 recommends this so proof-key signing is unambiguous). The claims are the user, the resource, the
+/// expiry in epoch milliseconds and the permission. Verification checks the MAC in constant time before reading anything, so a
 /// tampered token is rejected without revealing where it differs.
 ///
 /// Every process that shares the key (the host, a CLI minting tokens) accepts the others' tokens.
 public struct AccessTokenSigner: Sendable {
     private let key: SymmetricKey
-    private static let version = "1"
+    /// Version 2 adds the permission; version 1 tokens (no permission field) still verify, as ``Permission/edit``.
+    private static let version = "2"
 
     /// Creates a signer with a key of at least 32 bytes.
     public init(key: SymmetricKey) {
@@ -60,15 +61,23 @@ public struct AccessTokenSigner: Sendable {
         case .container(let id): resource = "c:\(id)"
         case .ecosystem: resource = "e:"
         }
-        return [version, claims.userID, resource, String(EpochMilliseconds.from(claims.expiresAt))].joined(
-            separator: "|")
+        return [
+            version, claims.userID, resource, String(EpochMilliseconds.from(claims.expiresAt)),
+            String(claims.permission.rawValue),
+        ].joined(separator: "|")
     }
 
     private static func decode(_ text: String) -> AccessToken? {
         let fields = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
-        guard fields.count == 4, fields[0] == version, !fields[1].isEmpty, let millis = Int64(fields[3]) else {
-            return nil
+        let permission: Permission
+        switch (fields.first, fields.count) {
+        case ("1", 4): permission = .edit
+        case (version, 5):
+            guard let raw = Int(fields[4]), let value = Permission(rawValue: raw), value > .none else { return nil }
+            permission = value
+        default: return nil
         }
+        guard !fields[1].isEmpty, let millis = Int64(fields[3]) else { return nil }
         let resource: AccessToken.Resource
         let kind = fields[2].prefix(2)
         let id = String(fields[2].dropFirst(2))
@@ -78,6 +87,7 @@ public struct AccessTokenSigner: Sendable {
         case "e:": resource = .ecosystem
         default: return nil
         }
-        return AccessToken(userID: fields[1], resource: resource, expiresAt: EpochMilliseconds.date(millis))
+        return AccessToken(
+            userID: fields[1], resource: resource, expiresAt: EpochMilliseconds.date(millis), permission: permission)
     }
 }

@@ -19,16 +19,20 @@ struct LiveHost: Sendable {
     /// Runs `body` against a host over `storage`, then shuts the server down.
     static func run<T: Sendable>(
         storage: any StorageBackend = InMemoryStorage(), configuration: WOPIHostConfiguration = WOPIHostConfiguration(),
-        _ body: @Sendable (LiveHost) async throws -> T
+        policy: any AccessPolicy = OwnerAccessPolicy(), _ body: @Sendable (LiveHost) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         let users = InMemoryUserDirectory()
         await users.save(WOPIUser(id: "ana", signInName: "ana@example.com", displayName: "Ana", passwordHash: nil))
-        await users.save(WOPIUser(id: "bob", signInName: "bob@example.com", displayName: "Bob", passwordHash: nil))
+        for name in ["bob", "carol", "dave"] {
+            await users.save(
+                WOPIUser(id: name, signInName: "\(name)@example.com", displayName: name.capitalized, passwordHash: nil))
+        }
         let host = WOPIHost(
             storage: storage, locks: InMemoryLockStore(), users: users,
-            tokens: AccessTokenSigner(key: SymmetricKey(size: .bits256)), configuration: configuration, logger: logger)
+            tokens: AccessTokenSigner(key: SymmetricKey(size: .bits256)), configuration: configuration, policy: policy,
+            logger: logger)
         let router = Router()
         WOPIRoutes.add(to: router, host: host)
         return try await LoopbackServer.run(router, logger: logger) { baseURL in
@@ -37,9 +41,14 @@ struct LiveHost: Sendable {
     }
 
     /// A token for `resource` acting for `user` (default Ana).
-    func token(_ resource: AccessToken.Resource, user: String? = nil, lifetime: TimeInterval = 3600) -> String {
+    func token(
+        _ resource: AccessToken.Resource, user: String? = nil, lifetime: TimeInterval = 3600,
+        permission: Permission = .edit
+    ) -> String {
         host.tokens.mint(
-            AccessToken(userID: user ?? self.user, resource: resource, expiresAt: Date().addingTimeInterval(lifetime)))
+            AccessToken(
+                userID: user ?? self.user, resource: resource, expiresAt: Date().addingTimeInterval(lifetime),
+                permission: permission))
     }
 
     /// The URL of a file endpoint with a token.

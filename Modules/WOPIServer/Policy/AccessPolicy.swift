@@ -1,0 +1,50 @@
+import WOPIModels
+import WOPIStorage
+
+/// Who may do what: the seam where a storage provider plugs in its own accounts, ACLs and sharing.
+///
+/// Open for third-party conformances. ``WOPIHost`` asks ``access(of:to:)`` on every request for the item the
+/// token names (and for each child it lists), answers 404 for ``Permission/none``, refuses writes below
+/// ``Permission/edit`` with 401 (the access token does not allow them), and lets ``describe(file:_:user:access:)``
+/// and its siblings adjust the CheckFileInfo, CheckContainerInfo and CheckEcosystem of each user and item.
+/// The host has already filled every property from `access`; a policy changes what it wants (branding, URLs,
+/// `HidePrintOption`, …).
+///
+/// ```swift
+/// struct ACLPolicy: AccessPolicy {
+///     let acl: MyACLService
+///     func access(of user: WOPIUser, to item: StorageItem) async throws -> ItemAccess {
+///         switch try await acl.role(user.id, item.id.rawValue) {
+///         case .owner: .owner
+///         case .editor: .edit
+///         case .reader: .view
+///         case nil: .none
+///         }
+///     }
+/// }
+/// let host = WOPIHost(storage: storage, locks: locks, users: users, tokens: signer, policy: ACLPolicy(acl: acl))
+/// ```
+public protocol AccessPolicy: Sendable {
+    /// What `user` may do with `item` (a file or a container). Called on every request: keep it fast.
+    func access(of user: WOPIUser, to item: StorageItem) async throws -> ItemAccess
+
+    /// Adjusts the CheckFileInfo the host built for `user` and `file`.
+    func describe(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess) async throws
+
+    /// Adjusts the CheckContainerInfo the host built for `user` and `container`.
+    func describe(
+        container: ContainerMetadata, _ info: inout CheckContainerInfo, user: WOPIUser, access: ItemAccess
+    ) async throws
+}
+
+extension AccessPolicy {
+    /// Leaves CheckFileInfo as the host built it.
+    public func describe(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess)
+        async throws
+    {}
+
+    /// Leaves CheckContainerInfo as the host built it.
+    public func describe(
+        container: ContainerMetadata, _ info: inout CheckContainerInfo, user: WOPIUser, access: ItemAccess
+    ) async throws {}
+}
