@@ -37,7 +37,7 @@ extension WOPIHost {
     }
 
     func checkContainerInfo(_ container: ContainerMetadata) -> CheckContainerInfo {
-        var info = CheckContainerInfo(name: FileNameRules.sanitized(container.name))
+        var info = CheckContainerInfo(name: configuration.fileNameRules.sanitized(container.name))
         info.userCanCreateChildContainer = true
         info.userCanCreateChildFile = true
         info.userCanDelete = !container.isRoot
@@ -51,7 +51,7 @@ extension WOPIHost {
     func containerPointer(_ container: ContainerMetadata, context: RequestContext) -> ContainerPointerResponse {
         ContainerPointerResponse(
             containerPointer: NamedURL(
-                name: FileNameRules.sanitized(container.name),
+                name: configuration.fileNameRules.sanitized(container.name),
                 url: context.withToken(
                     context.containerSrc(container.id), for: .container(container.id), signer: tokens)),
             containerInfo: checkContainerInfo(container))
@@ -71,7 +71,7 @@ extension WOPIHost {
             case .container(let container):
                 containers.append(
                     NamedURL(
-                        name: FileNameRules.sanitized(container.name),
+                        name: configuration.fileNameRules.sanitized(container.name),
                         url: context.withToken(
                             context.containerSrc(container.id), for: .container(container.id), signer: tokens)))
             case .file(let file):
@@ -81,7 +81,7 @@ extension WOPIHost {
                 }
                 files.append(
                     ChildFile(
-                        name: FileNameRules.sanitized(file.name),
+                        name: configuration.fileNameRules.sanitized(file.name),
                         url: context.withToken(context.fileSrc(file.id), for: .file(file.id), signer: tokens),
                         size: file.size, version: file.version,
                         lastModifiedTime: WOPIJSON.timestamp(file.lastModified)))
@@ -96,10 +96,7 @@ extension WOPIHost {
             throw WOPIHTTPError.badRequest("RenameContainer needs X-WOPI-RequestedName.")
         }
         let name = UTF7.decodeLeniently(header)
-        if let problem = FileNameRules.problem(
-            with: name, maximumBaseNameLength: FileNameRules.defaultMaximumBaseNameLength)
-            ?? StorageName.problem(with: name)
-        {
+        if let problem = configuration.fileNameRules.problem(with: name) ?? StorageName.problem(with: name) {
             var error = WOPIHTTPError.badRequest("The name cannot be used: \(problem).")
             error.headers[HTTPField.Name(WOPIHeader.invalidContainerNameError)!] = problem
             throw error
