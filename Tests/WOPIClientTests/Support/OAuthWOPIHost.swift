@@ -27,6 +27,7 @@ struct OAuthWOPIHost: Sendable {
     /// Runs `body` against a fresh host, then shuts it down.
     static func run<T: Sendable>(
         configure: @Sendable (inout WOPIHostConfiguration) -> Void = { _ in },
+        bootstrapper configureBootstrapper: @Sendable (inout BootstrapperConfiguration) -> Void = { _ in },
         _ body: @Sendable (OAuthWOPIHost) async throws -> T
     ) async throws -> T {
         let logger = Logger.quiet
@@ -43,11 +44,13 @@ struct OAuthWOPIHost: Sendable {
         let oauth = TestOAuthServer()
         var configuration = WOPIHostConfiguration()
         configure(&configuration)
+        var bootstrapper = BootstrapperConfiguration(verifier: oauth)
+        configureBootstrapper(&bootstrapper)
         let host = WOPIHost(
             storage: storage, locks: InMemoryLockStore(), users: users,
             tokens: AccessTokenSigner(
                 key: try SecretKeyFile.loadOrCreate(at: keyDirectory.url.appendingPathComponent("key"))),
-            configuration: configuration, bootstrapper: BootstrapperConfiguration(verifier: oauth), logger: logger)
+            configuration: configuration, bootstrapper: bootstrapper, logger: logger)
         let router = Router()
         WOPIRoutes.add(to: router, host: host)
         router.get("oauth2/authorize") { request, _ in oauth.authorize(request) }
