@@ -19,6 +19,8 @@ import WOPIStorage
 ///                      fs storage: the files as a directory tree; users; OAuth clients, codes and tokens
 /// DIR/server.json      the URL of the running `serve`, so `token` can print a usable WOPISrc
 /// ```
+/// The folder and every folder in it are 0700, every file 0600, on creation and each time it is opened (see
+/// `DataDirectory+Privacy.swift`).
 struct DataDirectory {
     enum StorageKind: String, Codable, CaseIterable {
         /// One SQLite file holds files, versions, locks, users and OAuth records; several processes may share it.
@@ -45,7 +47,10 @@ struct DataDirectory {
     /// Opens `path`, creating it with `storage` (or the default) when new; refuses a different explicit storage.
     init(path: String, storage requested: StorageKind?) throws {
         url = URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
+        Self.createPrivately()
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let logger = Logger(label: "wopi-host") { StreamLogHandler.standardError(label: $0) }
+        Self.makePrivate(url.resolvingSymlinksInPath(), logger: logger)
         let settingsURL = url.appendingPathComponent("host.json")
         if let data = try? Data(contentsOf: settingsURL) {
             settings = try JSONDecoder().decode(Settings.self, from: data)

@@ -22,6 +22,9 @@ public struct BootstrapChallenge: Sendable, Hashable {
     public var providerID: String?
     /// Where Office may try app-to-app sign-in (`UrlSchemes`), if anywhere.
     public var urlSchemes: URLSchemes?
+    /// The optional parameters ``parse(_:)`` ignored because they were malformed, each with the reason, for the
+    /// caller to log as warnings. Empty for a challenge made in code.
+    public var warnings: [String] = []
 
     /// Creates a challenge.
     public init(authorizationURI: URL, tokenIssuanceURI: URL, providerID: String? = nil, urlSchemes: URLSchemes? = nil)
@@ -48,9 +51,11 @@ public struct BootstrapChallenge: Sendable, Hashable {
 
     /// Reads the `Bearer` challenge from a `WWW-Authenticate` header value (which may hold several challenges).
     ///
+    /// The optional parameters are optional for the reader too: an unreadable `UrlSchemes` (an Android list that
+    /// is not triples, say) or a `providerId` with white space or control characters is left out and described in
+    /// ``warnings``, and sign-in goes on (Office falls back to its web sign-in in the same case).
     /// - Throws: ``WOPIFormatError`` when the value is malformed, has no `Bearer` challenge, lacks
-    ///   `authorization_uri` or `tokenIssuance_uri`, has a URI that is not absolute, or has an unreadable
-    ///   `UrlSchemes`.
+    ///   `authorization_uri` or `tokenIssuance_uri`, or has one of them that is not an absolute URL.
     public static func parse(_ headerValue: String) throws(WOPIFormatError) -> BootstrapChallenge {
         try parse(headerValues: [headerValue])
     }
@@ -72,15 +77,30 @@ public struct BootstrapChallenge: Sendable, Hashable {
                     + "'WWW-Authenticate: Bearer authorization_uri=\"…\",tokenIssuance_uri=\"…\"'."
             )
         }
+        var warnings: [String] = []
         var schemes: URLSchemes?
         if let value = bearer[parameter: "UrlSchemes"], !value.trimmingWhiteSpace().isEmpty {
-            schemes = try URLSchemes(encodedValue: value)
+            do {
+                schemes = try URLSchemes(encodedValue: value)
+            } catch {
+                warnings.append("The optional UrlSchemes parameter is ignored: \(error.message)")
+            }
         }
-        return BootstrapChallenge(
+        var providerID = bearer[parameter: "providerId"].flatMap { $0.isEmpty ? nil : $0 }
+        if let id = providerID,
+            id.contains(where: { $0.isWhitespace || $0.unicodeScalars.contains { $0.value < 0x20 } })
+        {
+            warnings.append(
+                "The optional providerId parameter \"\(id.prefix(64))\" is ignored: it contains white space or "
+                    + "control characters.")
+            providerID = nil
+        }
+        var challenge = BootstrapChallenge(
             authorizationURI: try absoluteURL(bearer, "authorization_uri"),
             tokenIssuanceURI: try absoluteURL(bearer, "tokenIssuance_uri"),
-            providerID: bearer[parameter: "providerId"].flatMap { $0.isEmpty ? nil : $0 },
-            urlSchemes: schemes)
+            providerID: providerID, urlSchemes: schemes)
+        challenge.warnings = warnings
+        return challenge
     }
 
     private static func absoluteURL(_ challenge: AuthenticationChallenge, _ name: String) throws(WOPIFormatError) -> URL

@@ -15,7 +15,8 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
 
     // MARK: Required
 
-    /// The file name with its extension, no path. Must not start with `.`; Office for iOS/Android cannot show ``FileNameRules/forbiddenCharacters``.
+    /// The file name with its extension, no path, under the host's ``FileNameRules`` (Office for iOS/Android cannot show
+    /// a leading `.` or the characters ``FileNameRules/officeMobile`` refuses).
     public var baseFileName: String
     /// The file's owner, unique per user and stable; alphanumeric only.
     public var ownerID: String

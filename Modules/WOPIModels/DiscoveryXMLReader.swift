@@ -9,13 +9,16 @@ final class DiscoveryXMLReader: NSObject, XMLParserDelegate {
     private(set) var zones: [DiscoveryNetZone] = []
     private(set) var proofKey: DiscoveryProofKey?
     private(set) var failure: WOPIFormatError?
+    /// The `<app>` and `<action>` elements skipped because they lack a required attribute.
+    private(set) var warnings: [String] = []
     private var sawRoot = false
     private var openElements: [String] = []
     private var zone: DiscoveryNetZone?
     private var app: DiscoveryApp?
 
-    static func read(_ data: Data) throws(WOPIFormatError) -> (zones: [DiscoveryNetZone], proofKey: DiscoveryProofKey?)
-    {
+    static func read(_ data: Data) throws(WOPIFormatError) -> (
+        zones: [DiscoveryNetZone], proofKey: DiscoveryProofKey?, warnings: [String]
+    ) {
         let reader = DiscoveryXMLReader()
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
@@ -34,7 +37,7 @@ final class DiscoveryXMLReader: NSObject, XMLParserDelegate {
             throw WOPIFormatError(
                 .malformed, format: "discovery XML", "The document is empty or ends inside an element.")
         }
-        return (reader.zones, reader.proofKey)
+        return (reader.zones, reader.proofKey, reader.warnings)
     }
 
     private func fail(_ parser: XMLParser, _ code: WOPIFormatError.Code, _ message: String) {
@@ -63,14 +66,19 @@ final class DiscoveryXMLReader: NSObject, XMLParserDelegate {
         case "net-zone":
             zone = DiscoveryNetZone(name: attributes["name"] ?? "")
         case "app":
-            guard let name = attributes["name"] else { return fail(parser, .missingField, "An <app> has no name.") }
+            guard let name = attributes["name"] else {
+                warnings.append("Line \(parser.lineNumber): an <app> has no name; it and its actions are skipped.")
+                return
+            }
             app = DiscoveryApp(
                 name: name, favIconURL: attributes["favIconUrl"],
                 checkLicense: attributes["checkLicense"]?.lowercased() == "true", attributes: attributes)
         case "action":
             guard app != nil else { return }
             guard let name = attributes["name"], let urlsrc = attributes["urlsrc"] else {
-                return fail(parser, .missingField, "An <action> lacks its name or urlsrc attribute.")
+                warnings.append(
+                    "Line \(parser.lineNumber): an <action> lacks its name or urlsrc attribute; it is skipped.")
+                return
             }
             let requires = (attributes["requires"] ?? "").split(separator: ",")
                 .map { String($0).trimmingWhiteSpace() }.filter { !$0.isEmpty }

@@ -1,16 +1,60 @@
-/// The WOPI rules for file and container names (digest §6.1, §14.3), on top of the storage rules of
-/// `WOPIStorage.StorageName`.
+/// The rules a host applies to file and container names, on top of the storage rules of `WOPIStorage.StorageName`.
+///
+/// A host chooses its rules (`WOPIHostConfiguration.fileNameRules`). ``default`` accepts the names a storage
+/// provider's users have (`.gitignore`, `Notes #3.docx`, `100% [final].xlsx`) and rejects only what no file
+/// system or Office client can hold; ``officeMobile`` also keeps out what Office for iOS and Android cannot show
+/// in `BaseFileName` and container names (see
+/// https://learn.microsoft.com/en-us/microsoft-365/cloud-storage-partner-program/online/scenarios/createnew and the
+/// repo's `Docs/file-names.md`).
 ///
 /// - Lengths are counted in UTF-16 code units, as Office (.NET) counts `FileNameMaxLength`; truncation never
 ///   splits a character.
 /// - The base name is the part before the last `.`; see ``split(_:)``.
-/// - Names returned to Office must not start with `.` and must not contain ``forbiddenCharacters``.
-public enum FileNameRules {
-    /// Characters Office for iOS and Android cannot show in `BaseFileName`, container `Name`, `UserId` and
-    /// `OwnerId`: `\ / : * ? " < > | # { } ^ [ ] ` %` and the backtick.
-    public static let forbiddenCharacters: Set<Character> = [
-        "\\", "/", ":", "*", "?", "\"", "<", ">", "|", "#", "{", "}", "^", "[", "]", "`", "%",
-    ]
+public struct FileNameRules: Sendable, Hashable {
+    /// Characters a name must not contain (control characters are always refused).
+    public var forbiddenCharacters: Set<Character>
+    /// Whether a name may start with `.` (`.gitignore`, `.~lock.Report.docx#`).
+    public var allowsLeadingDot: Bool
+    /// Whether the Windows device names (`CON`, `PRN`, `AUX`, `NUL`, `COM1`–`COM9`, `LPT1`–`LPT9`), alone or with
+    /// an extension (`nul.txt`), are refused.
+    public var rejectsDeviceNames: Bool
+    /// The longest base name (without extension) in UTF-16 code units: the host's `FileNameMaxLength`. `0` or
+    /// less means ``defaultMaximumBaseNameLength``.
+    public var maximumBaseNameLength: Int
+
+    /// Creates rules.
+    /// - Parameters:
+    ///   - forbiddenCharacters: characters a name must not contain, besides control characters.
+    ///   - allowsLeadingDot: whether a name may start with `.`.
+    ///   - rejectsDeviceNames: whether Windows device names are refused.
+    ///   - maximumBaseNameLength: the host's `FileNameMaxLength`.
+    public init(
+        forbiddenCharacters: Set<Character>, allowsLeadingDot: Bool, rejectsDeviceNames: Bool = true,
+        maximumBaseNameLength: Int = Self.defaultMaximumBaseNameLength
+    ) {
+        self.forbiddenCharacters = forbiddenCharacters
+        self.allowsLeadingDot = allowsLeadingDot
+        self.rejectsDeviceNames = rejectsDeviceNames
+        self.maximumBaseNameLength = maximumBaseNameLength
+    }
+
+    /// The characters no file system or Office client can hold in a name: `\ / " * : < > ? |`.
+    public static let portableForbiddenCharacters: Set<Character> = ["\\", "/", ":", "*", "?", "\"", "<", ">", "|"]
+
+    /// The default: names as users have them. Refuses only control characters, `\ / " * : < > ? |`, Windows
+    /// device names and leading or trailing white space; dots at the start and `# % [ ] { } ^` and the backtick are
+    /// fine.
+    public static let `default` = FileNameRules(
+        forbiddenCharacters: portableForbiddenCharacters, allowsLeadingDot: true)
+
+    /// What Office for iOS and Android can show: also refuses `# { } ^ [ ] % ` and the backtick, and a leading `.`.
+    public static let officeMobile = FileNameRules(
+        forbiddenCharacters: portableForbiddenCharacters.union(["#", "{", "}", "^", "[", "]", "`", "%"]),
+        allowsLeadingDot: false)
+
+    /// The Windows device names, upper case.
+    public static let deviceNames: Set<String> = Set(
+        ["CON", "PRN", "AUX", "NUL"] + (1...9).flatMap { ["COM\($0)", "LPT\($0)"] })
 
     /// The default `FileNameMaxLength`: the longest base name (without extension), in UTF-16 code units.
     public static let defaultMaximumBaseNameLength = 250
@@ -36,44 +80,56 @@ public enum FileNameRules {
         return base + "." + `extension`
     }
 
-    /// Makes `name` acceptable to Office and to storage; never returns an empty string.
+    /// Makes `name` acceptable under these rules and to storage; never returns an empty string.
     ///
-    /// Replaces ``forbiddenCharacters`` and control characters with `-`, trims white space, strips leading dots,
-    /// truncates the base name to `maximumBaseNameLength` keeping the extension, and falls back to
-    /// `defaultBaseName` when no base name is left (`".docx"` becomes `"Untitled.docx"`).
-    public static func sanitized(
-        _ name: String, maximumBaseNameLength: Int = defaultMaximumBaseNameLength,
-        defaultBaseName: String = defaultBaseName
-    ) -> String {
-        let cleaned = String(name.map { isForbidden($0) ? "-" : $0 })
-        let parts = split(cleaned.trimmingWhiteSpace())
-        var base = String(parts.base.drop(while: { $0 == "." || $0.isWhitespace })).trimmingWhiteSpace()
+    /// A name without a ``problem(with:)`` is returned unchanged. Otherwise ``forbiddenCharacters`` and control
+    /// characters become `-`, white space is trimmed, leading dots are stripped unless ``allowsLeadingDot``, a
+    /// device name gets a `_` (`CON.txt` becomes `CON_.txt`), the base name is truncated to
+    /// ``maximumBaseNameLength`` keeping the extension, and `defaultBaseName` stands in when no name is left.
+    public func sanitized(_ name: String, defaultBaseName: String = Self.defaultBaseName) -> String {
+        if problem(with: name) == nil { return name }
+        let cleaned = String(name.map { isForbidden($0) ? "-" : $0 }).trimmingWhiteSpace()
+        let parts = Self.split(cleaned)
+        var base = parts.base
+        if !allowsLeadingDot { base = String(base.drop(while: { $0 == "." || $0.isWhitespace })) }
+        base = base.trimmingWhiteSpace()
         let ext = parts.extension?.trimmingWhiteSpace()
-        let `extension` = (ext?.isEmpty ?? true) ? nil : ext
-        base = truncated(base, toUTF16Length: effectiveLimit(maximumBaseNameLength)).trimmingWhiteSpace()
+        var `extension` = (ext?.isEmpty ?? true) ? nil : ext
+        if allowsLeadingDot, base.isEmpty, let whole = `extension` {
+            // `.gitignore` is a whole name here, not an extension without a base name.
+            base = "." + whole
+            `extension` = nil
+        }
+        if rejectsDeviceNames, Self.isDeviceName(base) {
+            let head = base.prefix(while: { $0 != "." })
+            base = String(head) + "_" + String(base.dropFirst(head.count))
+        }
+        base = Self.truncated(base, toUTF16Length: limit).trimmingWhiteSpace()
         if base.isEmpty || base.allSatisfy({ $0 == "." }) {
             base = defaultBaseName
         }
-        return join(base: base, extension: `extension`)
+        return Self.join(base: base, extension: `extension`)
     }
 
     /// Why `name` cannot be used as given (WOPI "specific" mode), or `nil` when it can.
     ///
     /// The reason is written for `X-WOPI-InvalidFileNameError` / `X-WOPI-InvalidContainerNameError`.
-    /// - Parameter maximumBaseNameLength: the host's `FileNameMaxLength`; `0` means the default (250).
-    public static func problem(
-        with name: String, maximumBaseNameLength: Int = defaultMaximumBaseNameLength
-    ) -> String? {
-        let limit = effectiveLimit(maximumBaseNameLength)
+    public func problem(with name: String) -> String? {
         if name.isEmpty { return "The name is empty." }
         if name.first!.isWhitespace || name.last!.isWhitespace { return "The name starts or ends with white space." }
-        if name.hasPrefix(".") { return "The name starts with a dot." }
+        if !allowsLeadingDot, name.hasPrefix(".") { return "The name starts with a dot." }
+        if name.allSatisfy({ $0 == "." }) { return "The name is only dots." }
         if let bad = name.first(where: isForbidden) {
             let shown = forbiddenCharacters.contains(bad) ? "'\(bad)'" : "a control character"
-            return "The name contains \(shown), which Office cannot use (not allowed: control characters and "
-                + "\\ / : * ? \" < > | # { } ^ [ ] ` %)."
+            let list = forbiddenCharacters.sorted().map(String.init).joined(separator: " ")
+            return "The name contains \(shown), which this host does not allow (not allowed: control characters and "
+                + "\(list))."
         }
-        let base = split(name).base
+        if rejectsDeviceNames, Self.isDeviceName(name) {
+            return "\"\(name.prefix(while: { $0 != "." }))\" is a Windows device name, which no Windows system can "
+                + "store (not allowed: CON, PRN, AUX, NUL, COM1-9, LPT1-9, with or without an extension)."
+        }
+        let base = Self.split(name).base
         if base.utf16.count > limit {
             return "The name without its extension is \(base.utf16.count) characters long; the limit is \(limit)."
         }
@@ -84,20 +140,16 @@ public enum FileNameRules {
     ///
     /// The extension is kept. A base name that already ends in ` (n)` is counted on from there rather than
     /// growing `name (1) (1)`. The stem is shortened when needed so that the numbered base name stays within
-    /// `maximumBaseNameLength`. Gives up after 10,000 tries and uses a random suffix instead.
-    /// - Parameters:
-    ///   - maximumBaseNameLength: the host's `FileNameMaxLength`; `0` means the default (250).
-    ///   - isTaken: whether a name is already in use (called with candidates in order).
-    public static func uniqueName(
-        for name: String, maximumBaseNameLength: Int = defaultMaximumBaseNameLength, isTaken: (String) -> Bool
-    ) -> String {
+    /// ``maximumBaseNameLength``. Gives up after 10,000 tries and uses a random suffix instead.
+    /// - Parameter isTaken: whether a name is already in use (called with candidates in order).
+    public func uniqueName(for name: String, isTaken: (String) -> Bool) -> String {
         guard isTaken(name) else { return name }
-        let parts = split(name)
-        let (stem, start) = numberedStem(parts.base)
+        let parts = Self.split(name)
+        let (stem, start) = Self.numberedStem(parts.base)
         func candidate(_ suffix: String) -> String {
-            let room = effectiveLimit(maximumBaseNameLength) - suffix.utf16.count
-            let shortStem = truncated(stem, toUTF16Length: max(0, room))
-            return join(base: shortStem + suffix, extension: parts.extension)
+            let room = limit - suffix.utf16.count
+            let shortStem = Self.truncated(stem, toUTF16Length: max(0, room))
+            return Self.join(base: shortStem + suffix, extension: parts.extension)
         }
         for number in (start + 1)...(start + 10_000) {
             let name = candidate(" (\(number))")
@@ -107,37 +159,41 @@ public enum FileNameRules {
     }
 
     /// The name to create in WOPI "suggested" mode (PutRelativeFile, CreateChildFile) for `target`, before
-    /// collisions are resolved with ``uniqueName(for:maximumBaseNameLength:isTaken:)``.
+    /// collisions are resolved with ``uniqueName(for:isTaken:)``.
     ///
-    /// A target that starts with `.` is only an extension: it is combined with the source file's base name, or
-    /// with `defaultBaseName` when there is no source (CreateChildFile). The result is
-    /// ``sanitized(_:maximumBaseNameLength:defaultBaseName:)``.
+    /// A target that starts with `.` is only an extension, whatever the rules: it is combined with the source
+    /// file's base name, or with `defaultBaseName` when there is none (CreateChildFile, or a source such as
+    /// `.gitignore`). The result is ``sanitized(_:defaultBaseName:)``.
     /// - Parameters:
     ///   - target: the decoded `X-WOPI-SuggestedTarget`.
     ///   - sourceName: the name of the file PutRelativeFile was called on, with its extension.
     ///   - defaultBaseName: the base name used when there is nothing better.
-    ///   - maximumBaseNameLength: the host's `FileNameMaxLength`; `0` means the default (250).
-    public static func suggestedName(
-        from target: String, sourceName: String?, defaultBaseName: String = defaultBaseName,
-        maximumBaseNameLength: Int = defaultMaximumBaseNameLength
+    public func suggestedName(
+        from target: String, sourceName: String?, defaultBaseName: String = Self.defaultBaseName
     ) -> String {
         var name = target.trimmingWhiteSpace()
         if name.hasPrefix(".") {
-            let sourceBase = sourceName.map { split(sanitized($0, defaultBaseName: defaultBaseName)).base }
-            name = (sourceBase ?? defaultBaseName) + name
+            let sourceBase = sourceName.map { Self.split(sanitized($0, defaultBaseName: defaultBaseName)).base }
+            name = ((sourceBase?.isEmpty ?? true) ? defaultBaseName : sourceBase!) + name
         }
-        return sanitized(name, maximumBaseNameLength: maximumBaseNameLength, defaultBaseName: defaultBaseName)
+        return sanitized(name, defaultBaseName: defaultBaseName)
     }
 
     /// Whether `character` must not appear in a name: the forbidden list and control characters.
-    static func isForbidden(_ character: Character) -> Bool {
+    func isForbidden(_ character: Character) -> Bool {
         forbiddenCharacters.contains(character)
             || character.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
     }
 
-    /// The length limit to apply: `FileNameMaxLength` values of `0` or less mean the default.
-    static func effectiveLimit(_ maximumBaseNameLength: Int) -> Int {
-        maximumBaseNameLength > 0 ? maximumBaseNameLength : defaultMaximumBaseNameLength
+    /// Whether the part of `name` before its first `.` is a Windows device name (in any case).
+    public static func isDeviceName(_ name: String) -> Bool {
+        Self.deviceNames.contains(name.prefix(while: { $0 != "." }).uppercased())
+    }
+
+    /// The base-name length limit applied: ``maximumBaseNameLength``, or ``defaultMaximumBaseNameLength`` when that
+    /// is `0` or less.
+    public var limit: Int {
+        maximumBaseNameLength > 0 ? maximumBaseNameLength : Self.defaultMaximumBaseNameLength
     }
 
     /// Splits `base` into a stem and a number when it ends in ` (n)` (1 to 9 decimal digits).

@@ -15,6 +15,9 @@ public struct WOPIDiscovery: Sendable, Hashable {
     public var netZones: [DiscoveryNetZone]
     /// The `<proof-key>` element, if present.
     public var proofKey: DiscoveryProofKey?
+    /// What ``init(xml:)`` skipped (an `<app>` without a name, an `<action>` without `name` or `urlsrc`), each with
+    /// its line, for the caller to log as warnings. Empty for a value made in code.
+    public var warnings: [String] = []
 
     /// Creates a discovery value.
     public init(netZones: [DiscoveryNetZone], proofKey: DiscoveryProofKey? = nil) {
@@ -25,11 +28,13 @@ public struct WOPIDiscovery: Sendable, Hashable {
     /// Parses a discovery document. Unknown elements and attributes are ignored (attributes are kept in
     /// ``DiscoveryApp/attributes`` and ``DiscoveryAction/attributes``); actions outside an `<app>` are skipped.
     ///
-    /// - Throws: ``WOPIFormatError`` when the XML is not well-formed, the root is not `<wopi-discovery>`, or an
-    ///   `<app>` has no name or an `<action>` no `name` or `urlsrc`.
+    /// An `<app>` without a name or an `<action>` without `name` or `urlsrc` is skipped and described in
+    /// ``warnings``: one broken entry does not take the other apps away.
+    /// - Throws: ``WOPIFormatError`` when the XML is not well-formed or the root is not `<wopi-discovery>`.
     public init(xml: Data) throws(WOPIFormatError) {
         let parts = try DiscoveryXMLReader.read(xml)
         self.init(netZones: parts.zones, proofKey: parts.proofKey)
+        warnings = parts.warnings
     }
 
     /// The zone named `zone`, or the first zone when `zone` is `nil`.

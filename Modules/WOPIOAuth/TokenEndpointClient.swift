@@ -130,6 +130,9 @@ public struct TokenEndpointClient: Sendable {
         }
         do {
             let tokens = try JSONDecoder().decode(TokenResponse.self, from: response.body)
+            for ignored in tokens.ignored {
+                logger.warning("The token endpoint's answer: an optional member is ignored: \(ignored)")
+            }
             return tokens.tokenSet(
                 issuedAt: issuedAt, previous: previous, tokenEndpoint: tokenEndpoint, sessionContext: sessionContext)
         } catch {

@@ -4,6 +4,8 @@ import Foundation
 ///
 /// `expires_in` may be a number or a string (Office's documentation sends `"86400"`); `0` or absent means no
 /// known expiry. A missing `token_type` is taken as `Bearer`. Unknown members and `Cache-Control` are ignored.
+/// Only `access_token` is required: an optional member of the wrong type or unreadable (`"expires_in": "soon"`,
+/// `"scope": ["a"]`) is left out and named in ``ignored``, as if the server had not sent it.
 struct TokenResponse: Decodable {
     var accessToken: String
     var tokenType: String?
@@ -11,6 +13,8 @@ struct TokenResponse: Decodable {
     var refreshToken: String?
     var scope: String?
     var idToken: String?
+    /// The optional members left out because they could not be read, each with the reason, for a warning.
+    var ignored: [String] = []
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token"
@@ -24,21 +28,32 @@ struct TokenResponse: Decodable {
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         accessToken = try container.decode(String.self, forKey: .accessToken)
-        tokenType = try container.decodeIfPresent(String.self, forKey: .tokenType)
-        refreshToken = try container.decodeIfPresent(String.self, forKey: .refreshToken)
-        scope = try container.decodeIfPresent(String.self, forKey: .scope)
-        idToken = try container.decodeIfPresent(String.self, forKey: .idToken)
+        var ignored: [String] = []
+        func optionalString(_ key: CodingKeys) -> String? {
+            do {
+                return try container.decodeIfPresent(String.self, forKey: key)
+            } catch {
+                ignored.append("\(key.rawValue) is not a string")
+                return nil
+            }
+        }
+        tokenType = optionalString(.tokenType)
+        refreshToken = optionalString(.refreshToken)
+        scope = optionalString(.scope)
+        idToken = optionalString(.idToken)
         if let number = try? container.decodeIfPresent(Double.self, forKey: .expiresIn) {
             expiresIn = number
-        } else if let text = try? container.decodeIfPresent(String.self, forKey: .expiresIn) {
-            guard let number = Double(text.trimmingCharacters(in: .whitespaces)) else {
-                throw DecodingError.dataCorruptedError(
-                    forKey: .expiresIn, in: container, debugDescription: "expires_in is not a number")
-            }
+        } else if let text = try? container.decodeIfPresent(String.self, forKey: .expiresIn),
+            let number = Double(text.trimmingCharacters(in: .whitespaces))
+        {
             expiresIn = number
         } else {
+            if container.contains(.expiresIn), (try? container.decodeNil(forKey: .expiresIn)) != true {
+                ignored.append("expires_in is not a number of seconds; the expiry is taken as unknown")
+            }
             expiresIn = nil
         }
+        self.ignored = ignored
     }
 
     /// The token set this response gives, carrying over what a refresh response may leave out (RFC 6749 §6).

@@ -1,4 +1,5 @@
 import Foundation
+public import WOPIModels
 
 /// How a ``WOPIHost`` behaves. Every property has a sensible default.
 public struct WOPIHostConfiguration: Sendable {
@@ -25,6 +26,12 @@ public struct WOPIHostConfiguration: Sendable {
     public var licenseCheckForEditIsEnabled: Bool = false
     /// The default base name for CreateChildFile when only an extension is suggested.
     public var defaultNewFileBaseName: String = "New Document"
+    /// The rules for file and container names: what create, PutRelativeFile, rename and the names shown to
+    /// clients must follow. ``FileNameRules/default`` accepts names as users have them (`.gitignore`,
+    /// `Notes #3.docx`); use ``FileNameRules/officeMobile`` for the stricter names Office for iOS and Android
+    /// show. Its ``FileNameRules/maximumBaseNameLength`` is the `FileNameMaxLength` CheckFileInfo reports. Items
+    /// stored under a name that breaks the rules can still be listed (under a sanitized name), opened and renamed.
+    public var fileNameRules: FileNameRules = .default
 
     /// Creates a configuration with the defaults.
     public init() {}

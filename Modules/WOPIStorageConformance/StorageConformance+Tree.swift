@@ -8,6 +8,7 @@ extension StorageConformance {
             .init("children and ancestors describe the tree", childrenAndAncestors),
             .init("a name conflict reports the conflicting item", nameConflicts),
             .init("names with Unicode and spaces round-trip exactly", unicodeNames),
+            .init("dot names and # % [ ] { } ^ ` round-trip exactly", usersNames),
             .init("invalid names are rejected with invalidName", invalidNames),
             .init("an ID used as the wrong kind gives notAFile or notAContainer", wrongKinds),
             .init("an unknown ID gives notFound everywhere", unknownIDs),
@@ -120,6 +121,34 @@ extension StorageConformance {
         let renamed = try await backend.rename(folder.id, to: "Ordner Größe 中文")
         try expectSameScalars(renamed.name, "Ordner Größe 中文", "the name after renaming to a Unicode name")
         try Check.expectEqual(try await backend.children(of: folder.id).count, names.count, "the files in it")
+    }
+
+    /// Names people keep (`.gitignore`, editors' and LibreOffice's temporary and lock files, `Notes #3.docx`):
+    /// every backend stores them as given, in files and containers, through create, list and rename.
+    static func usersNames(_ backend: any StorageBackend) async throws {
+        let root = try await root(backend)
+        let names = [
+            ".gitignore", ".~lock.Report.docx#", ".Report.docx.tmp", "Notes #3.docx", "100% [final].xlsx",
+            "{draft}^2 `x`.txt",
+        ]
+        let folder = try await makeContainer(backend, ".config [#1]", in: root.id)
+        try expectSameScalars(folder.name, ".config [#1]", "the name of a new container")
+        for name in names {
+            let file = try await makeFile(backend, name, in: folder.id, text: name)
+            try expectSameScalars(file.name, name, "the name of a new file")
+            try Check.expectEqual(
+                try await backend.child(named: name, in: folder.id)?.id, file.id, "child(named: \"\(name)\")")
+            try Check.expectEqual(try await Content.read(backend, file.id), name, "the content of \"\(name)\"")
+        }
+        try Check.expectEqual(try await childNames(backend, folder.id), names.sorted(), "the names listed")
+        let plain = try await makeFile(backend, "plain.txt", in: root.id)
+        let renamedFile = try await backend.rename(plain.id, to: "Plan #2 [v3] 50%^{a}.txt")
+        try expectSameScalars(renamedFile.name, "Plan #2 [v3] 50%^{a}.txt", "the name after renaming a file")
+        let renamed = try await backend.rename(folder.id, to: ".hidden {old}")
+        try expectSameScalars(renamed.name, ".hidden {old}", "the name after renaming a container")
+        try Check.expectEqual(
+            try await childNames(backend, root.id), [".hidden {old}", "Plan #2 [v3] 50%^{a}.txt"], "the root's children"
+        )
     }
 
     private static func expectSameScalars(

@@ -90,7 +90,19 @@ extension FUSEFileSystem {
                 inodes.redirect(inodes.inode(for: source.id), to: replacedFile)
             }
         } else {
-            _ = try await backend.rename(source.id, to: newName)
+            do {
+                _ = try await backend.rename(source.id, to: newName)
+            } catch let error as StorageError where error.code == .unsupported {
+                guard case .file = source else { throw error }
+                // The backend cannot rename this way (WOPI's RenameFile keeps the extension, and git renames
+                // `config.lock` to `config`): the content goes to a new file of that name, then the old one goes.
+                logger.debug("Backend cannot rename to this name; copying the content to a new file instead")
+                let content = try await backend.readFile(source.id, range: nil)
+                let created = try await backend.createFile(
+                    named: newName, in: newParentID, content: content.body, overwrite: false)
+                try await backend.delete(source.id)
+                inodes.redirect(inodes.inode(for: source.id), to: created.id)
+            }
         }
     }
 

@@ -119,6 +119,7 @@ extension FUSEFileSystem {
             throw FileSystemFailure(EBADF, "Handle \(handle) is not open for writing.")
         }
         try session.write(bytes, at: offset)
+        keptTimes.forget(session.itemID)
     }
 
     /// Uploads local changes of a handle's file (`flush` on every close, and `fsync`).
@@ -134,12 +135,23 @@ extension FUSEFileSystem {
     }
 
     /// Applies `setattr`: a new size truncates or extends (through a short-lived write session when the file is
-    /// not open for writing); mode, owner and time changes are accepted and ignored, since backends keep none of
-    /// them (`utimens` succeeds, and the modification time stays the backend's).
-    func setAttributes(_ inode: UInt64, size: Int64?, handle: UInt64?) async throws -> stat {
+    /// not open for writing); a new modification time is kept by the mount (``KeptTimes``), since backends store
+    /// none; a change of owner or group to someone else is `EPERM`, as on any file system where the caller may
+    /// not give files away; mode changes are accepted and not stored (files stay 0644, folders 0755).
+    func setAttributes(
+        _ inode: UInt64, size: Int64?, modified: Date? = nil, owner: uid_t? = nil, group: gid_t? = nil,
+        handle: UInt64?
+    ) async throws -> stat {
         let id = try inodes.requireItem(for: inode)
+        if let owner, owner != ownerID {
+            throw FileSystemFailure(EPERM, "The mount cannot change owners: files belong to the mounting user.")
+        }
+        if let group, group != groupID {
+            throw FileSystemFailure(EPERM, "The mount cannot change groups: files belong to the mounting user.")
+        }
         if let size {
             try checkWritable()
+            keptTimes.forget(id)
             if let handle, let session = openFiles.handle(handle)?.session {
                 try session.truncate(to: size)
             } else if let session = openFiles.session(for: id), session.isReady {
@@ -151,6 +163,9 @@ extension FUSEFileSystem {
                 try session.truncate(to: size)
                 try await session.upload()
             }
+        }
+        if let modified {
+            keptTimes.set(modified, for: try await backend.item(id), pendingUpload: openFiles.session(for: id) != nil)
         }
         return try await attributes(of: inode)
     }

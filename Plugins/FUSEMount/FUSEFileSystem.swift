@@ -11,8 +11,10 @@ final class FUSEFileSystem: Sendable {
     let environment: MountEnvironment
     let inodes: InodeTable
     let openFiles = OpenFiles()
-    private let ownerID: uid_t
-    private let groupID: gid_t
+    /// Times set with `utimensat`, reported while the item is unchanged.
+    let keptTimes = KeptTimes()
+    let ownerID: uid_t
+    let groupID: gid_t
 
     init(environment: MountEnvironment, root: ItemID) {
         self.environment = environment
@@ -29,7 +31,8 @@ final class FUSEFileSystem: Sendable {
     // MARK: - Attributes
 
     /// The POSIX attributes of `item`: mode 0644 for files and 0755 for containers, owned by the mounting user;
-    /// a file open for writing here reports its local size and modification time.
+    /// a file open for writing here reports its local size and modification time; a time set through the mount
+    /// is reported while the item is unchanged (``KeptTimes``).
     func attributes(of item: StorageItem) -> stat {
         var info = stat()
         info.st_ino = .init(inodes.inode(for: item.id))
@@ -45,13 +48,14 @@ final class FUSEFileSystem: Sendable {
             info.st_nlink = 1
             info.st_size = .init(size)
             info.st_blocks = .init((size + 511) / 512)
-            modified = session?.modified ?? file.lastModified
+            modified =
+                keptTimes.time(for: item, pendingUpload: session != nil) ?? session?.modified ?? file.lastModified
         case .container(let container):
             info.st_mode = S_IFDIR | 0o755
             info.st_nlink = 2
             info.st_size = 4096
             info.st_blocks = 8
-            modified = container.lastModified
+            modified = keptTimes.time(for: item, pendingUpload: false) ?? container.lastModified
         }
         let time = Self.timespec(of: modified)
         info.st_mtim = time

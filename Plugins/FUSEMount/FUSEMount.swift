@@ -28,9 +28,9 @@ import WOPIStorage
 /// **Names, IDs and what is not stored.** Inode numbers are stable for the life of the mount. Renaming over
 /// an existing file (the atomic save of most editors) uses `move(… replacing: true)`: the file then has the
 /// moved file's ID, not the original's; a backend that cannot rename over (a WOPI host) gets the content written
-/// into the original instead, which keeps its ID. Permissions, owners and times set with `chmod`, `chown` and `touch` are
-/// accepted and not stored (files show 0644, directories 0755, owned by the mounting user, with the backend's
-/// modification time).
+/// into the original instead, which keeps its ID. Modification times set with `touch` or `utimensat` are kept by the
+/// mount while the item is unchanged; `chmod` is accepted and not stored (files show 0644, directories 0755, owned
+/// by the mounting user); `chown` to someone else, `symlink` and `link` are `EPERM` (see `Docs/fuse-mount.md`).
 ///
 /// **Caveat for tests and in-process use.** Never make blocking file-system calls on the mount from a Swift
 /// concurrency thread of the same process: the replies are produced by tasks on that same pool. Use a

@@ -10,8 +10,9 @@ import Foundation
 /// from memory and the local cache files. So the FUSE thread never waits for Swift concurrency, and a hung
 /// backend costs each caller one operation timeout, not the mount.
 ///
-/// Not implemented (libfuse answers `ENOSYS` and the kernel falls back or reports it): links, symlinks, device
-/// nodes, extended attributes, `fallocate`, `copy_file_range`, POSIX locks (the kernel keeps those locally).
+/// Refused with `EPERM`: symbolic and hard links. Not implemented (libfuse answers `ENOSYS` and the kernel falls
+/// back or reports it): device nodes, extended attributes, `fallocate`, `copy_file_range`, POSIX locks (the
+/// kernel keeps those locally).
 enum LowLevelOperations {
     /// The callback table handed to `fuse_session_new`.
     static func make() -> fuse_lowlevel_ops {
@@ -36,13 +37,20 @@ enum LowLevelOperations {
         ops.setattr = { req, inode, attributes, toSet, info in
             guard let req else { return }
             let size: Int64? = toSet & FUSE_SET_ATTR_SIZE != 0 ? attributes.map { Int64($0.pointee.st_size) } : nil
+            let modified = LowLevelOperations.requestedModificationTime(attributes, toSet)
+            let owner = toSet & FUSE_SET_ATTR_UID != 0 ? attributes?.pointee.st_uid : nil
+            let group = toSet & FUSE_SET_ATTR_GID != 0 ? attributes?.pointee.st_gid : nil
             let handle = info?.pointee.fh
             FUSERequest(req).respond("setattr") { fs, _ in
                 .attributes(
-                    try await fs.setAttributes(inode, size: size, handle: handle),
+                    try await fs.setAttributes(
+                        inode, size: size, modified: modified, owner: owner, group: group, handle: handle),
                     timeout: fs.configuration.attributeCacheTTL.timeInterval)
             }
         }
+        // Links need what WOPI cannot carry: EPERM, as POSIX has it for a file system without links.
+        ops.symlink = { req, _, _, _ in fuse_reply_err(req, EPERM) }
+        ops.link = { req, _, _, _ in fuse_reply_err(req, EPERM) }
         ops.mkdir = { req, parent, name, _ in
             guard let req, let rawName = name else { return }
             let name = String(cString: rawName)
@@ -77,6 +85,13 @@ enum LowLevelOperations {
         installFileOperations(&ops)
         installDirectoryOperations(&ops)
         return ops
+    }
+
+    /// The modification time a `setattr` asks for: a given time, "now", or `nil` when it leaves the time alone.
+    static func requestedModificationTime(_ attributes: UnsafeMutablePointer<stat>?, _ toSet: Int32) -> Date? {
+        if toSet & FUSE_SET_ATTR_MTIME_NOW != 0 { return Date() }
+        guard toSet & FUSE_SET_ATTR_MTIME != 0, let time = attributes?.pointee.st_mtim else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1_000_000_000)
     }
 
     private static func installFileOperations(_ ops: inout fuse_lowlevel_ops) {

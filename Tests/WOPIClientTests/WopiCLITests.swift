@@ -63,6 +63,26 @@ struct WopiCLITests {
         }
     }
 
+    @Test("login goes on past a malformed optional UrlSchemes (an Android list that is not triples), with a warning")
+    func loginPastAMalformedURLSchemes() async throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.directory.remove() }
+        // The typed URLSchemes cannot hold a bad Android list; a pass-through platform named "Android" can.
+        let malformed = URLSchemes(otherPlatforms: ["Android": ["100", "com.contoso.app"]])
+        try await OAuthWOPIHost.run(bootstrapper: { $0.urlSchemes = malformed }) { live in
+            let url = live.bootstrapperURL.absoluteString
+            let challenge = try #require(try await TestHTTP.send(.GET, url).header("WWW-Authenticate"))
+            #expect(challenge.contains("UrlSchemes=\"" + malformed.encodedValue + "\""))
+            #expect(throws: WOPIFormatError.self) { try URLSchemes(encodedValue: malformed.encodedValue) }
+
+            let login = try await sandbox.wopi("login", url, "--name", "test", "--json")
+            #expect(login.status == 0, "\(login.error)")
+            #expect(login.output.contains(#""userID":"ana""#))
+            #expect(login.error.contains("UrlSchemes") && login.error.contains("ignored"), "\(login.error)")
+            #expect(try await sandbox.wopi("ls").output.contains("Welcome.docx"))
+        }
+    }
+
     @Test("login, ls, stat, put, get, mkdir, mv, lock, unlock, rm, open-url, logout, with --json and exit codes")
     func everyCommand() async throws {
         let sandbox = try Sandbox()

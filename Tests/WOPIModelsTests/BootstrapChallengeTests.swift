@@ -86,11 +86,30 @@ import WOPIModels
         "authorization_uri=\"https://a/b\"",
         #"Bearer tokenIssuance_uri="https://a.example/t""#,
         #"Bearer authorization_uri="not a url",tokenIssuance_uri="https://a.example/t""#,
-        #"Bearer authorization_uri="https://a.example/a",tokenIssuance_uri="https://a.example/t",UrlSchemes="%7Bnope""#,
-        #"Bearer authorization_uri="https://a.example/a",tokenIssuance_uri="https://a.example/t",UrlSchemes="%7B%22Android%22%3A%5B%22x%22%5D%7D""#,
+        #"Bearer authorization_uri="https://a.example/a",UrlSchemes="%7Bnope""#,
     ])
     func rejectsMalformedChallenges(header: String) {
         #expect(throws: WOPIFormatError.self) { try BootstrapChallenge.parse(header) }
+    }
+
+    /// Optional parameters that cannot be read become warnings; the required ones are still read (issue 16).
+    @Test(arguments: [
+        (#"UrlSchemes="%7Bnope""#, "UrlSchemes"),
+        (#"UrlSchemes="%7B%22Android%22%3A%5B%22x%22%5D%7D""#, "UrlSchemes"),
+        (#"UrlSchemes="%7B%22Android%22%3A%5B%22100%22%2C%22com.contoso.app%22%5D%7D""#, "triples"),
+        (#"UrlSchemes="%5B%22x%22%5D""#, "UrlSchemes"),
+        (#"providerId="tp contoso""#, "providerId"),
+    ])
+    func ignoresMalformedOptionalParameters(parameter: String, warning: String) throws {
+        let header =
+            #"Bearer authorization_uri="https://a.example/a",tokenIssuance_uri="https://a.example/t","# + parameter
+        let parsed = try BootstrapChallenge.parse(header)
+        #expect(parsed.authorizationURI.absoluteString == "https://a.example/a")
+        #expect(parsed.tokenIssuanceURI.absoluteString == "https://a.example/t")
+        #expect(parsed.urlSchemes == nil && parsed.providerID == nil)
+        #expect(parsed.warnings.count == 1)
+        #expect(parsed.warnings.first?.contains(warning) == true, "\(parsed.warnings)")
+        #expect(try BootstrapChallenge.parse(Self.digestExample).warnings.isEmpty)
     }
 
     @Test func urlSchemesRoundTripAndTolerance() throws {

@@ -138,11 +138,26 @@ import WOPIModels
         "not xml at all",
         "<wopi-discovery><net-zone name=\"x\"><app name=\"Word\"></net-zone></wopi-discovery>",
         "<other-root/>",
-        "<wopi-discovery><net-zone name=\"x\"><app><action name=\"view\" urlsrc=\"u\"/></app></net-zone></wopi-discovery>",
-        "<wopi-discovery><net-zone name=\"x\"><app name=\"W\"><action name=\"view\"/></app></net-zone></wopi-discovery>",
     ])
     func rejectsMalformedDocuments(xml: String) {
         #expect(throws: WOPIFormatError.self) { try WOPIDiscovery(xml: Data(xml.utf8)) }
+    }
+
+    /// One broken app or action is skipped with a warning; the rest of the document is used (issue 16).
+    @Test(arguments: [
+        "<app><action name=\"view\" ext=\"docx\" urlsrc=\"u\"/></app>",
+        "<app name=\"W\"><action name=\"view\"/><action urlsrc=\"u\"/></app>",
+    ])
+    func skipsBrokenAppsAndActionsWithAWarning(broken: String) throws {
+        let xml =
+            "<wopi-discovery><net-zone name=\"x\">" + broken
+            + "<app name=\"Excel\"><action name=\"view\" ext=\"xlsx\" urlsrc=\"https://e/x\"/></app>"
+            + "</net-zone></wopi-discovery>"
+        let discovery = try WOPIDiscovery(xml: Data(xml.utf8))
+        #expect(discovery.action(named: "view", forExtension: "xlsx") != nil)
+        #expect(discovery.action(named: "view", forExtension: "docx") == nil)
+        #expect(!discovery.warnings.isEmpty && discovery.warnings.allSatisfy { $0.contains("skipped") })
+        #expect(try WOPIDiscovery(xml: Data(Self.document.utf8)).warnings.isEmpty)
     }
 
     @Test func acceptsAMinimalDocument() throws {

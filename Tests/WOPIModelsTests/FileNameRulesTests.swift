@@ -2,12 +2,45 @@ import Testing
 import WOPIModels
 
 @Suite struct FileNameRulesTests {
+    let mobile = FileNameRules.officeMobile
+
     @Test func forbiddenCharactersAreTheMobileList() {
-        #expect(FileNameRules.forbiddenCharacters.count == 17)
+        #expect(mobile.forbiddenCharacters.count == 17)
         for character in "\\/:*?\"<>|#{}^[]`%" {
-            #expect(FileNameRules.forbiddenCharacters.contains(character))
+            #expect(mobile.forbiddenCharacters.contains(character))
         }
         #expect(FileNameRules.defaultMaximumBaseNameLength == 250)
+        #expect(!mobile.allowsLeadingDot && mobile.rejectsDeviceNames)
+    }
+
+    @Test func theDefaultRefusesOnlyWhatNoFileSystemOrOfficeClientCanHold() {
+        let rules = FileNameRules.default
+        #expect(rules.forbiddenCharacters == Set("\\/\"*:<>?|"))
+        #expect(rules.allowsLeadingDot && rules.rejectsDeviceNames)
+        for name in [
+            ".gitignore", "Notes #3.docx", "100% [final].xlsx", "{draft}^2.txt", "`quoted`.md", ".~lock.Report.docx#",
+            ".Report.docx.tmp", ".docx", "CONSOLE.txt", "nul-ish.txt", "com10.txt",
+        ] {
+            #expect(rules.problem(with: name) == nil, "\(name)")
+            #expect(rules.sanitized(name) == name)
+        }
+        for name in ["a/b", "a\\b", "a\"b", "a*b", "a:b", "a<b", "a>b", "a?b", "a|b", "a\u{7}b", " a", "a ", ""] {
+            #expect(rules.problem(with: name) != nil, "\(name)")
+        }
+        for device in ["CON", "prn", "Aux.txt", "nul.tar.gz", "COM1", "com9.docx", "LPT1", "lpt9.x"] {
+            #expect(rules.problem(with: device)?.contains("device name") == true, "\(device)")
+            #expect(mobile.problem(with: device) != nil)
+        }
+        #expect(rules.sanitized("CON.txt") == "CON_.txt")
+        #expect(rules.sanitized("nul") == "nul_")
+        #expect(rules.sanitized(" .gitignore ") == ".gitignore")
+        #expect(rules.sanitized("a|b #1.docx") == "a-b #1.docx")
+        #expect(rules.sanitized("..") == "Untitled")
+        #expect(rules.suggestedName(from: ".pdf", sourceName: ".gitignore") == "Untitled.pdf")
+        #expect(rules.suggestedName(from: "Notes #3.docx", sourceName: nil) == "Notes #3.docx")
+        var relaxed = FileNameRules.default
+        relaxed.rejectsDeviceNames = false
+        #expect(relaxed.problem(with: "CON.txt") == nil)
     }
 
     @Test(
@@ -40,57 +73,65 @@ import WOPIModels
         ("résumé.docx", "résumé.docx"),
     ])
     func sanitizes(name: String, expected: String) {
-        let result = FileNameRules.sanitized(name)
+        let result = mobile.sanitized(name)
         #expect(result == expected)
-        #expect(FileNameRules.problem(with: result) == nil, "sanitized name \(result) still has a problem")
+        #expect(mobile.problem(with: result) == nil, "sanitized name \(result) still has a problem")
     }
 
     @Test func sanitizeTruncatesTheBaseKeepingTheExtension() {
         let long = String(repeating: "a", count: 600) + ".docx"
-        let result = FileNameRules.sanitized(long)
+        let result = mobile.sanitized(long)
         #expect(result == String(repeating: "a", count: 250) + ".docx")
         let emoji = String(repeating: "😀", count: 10) + ".txt"  // 2 UTF-16 units each
-        #expect(FileNameRules.sanitized(emoji, maximumBaseNameLength: 5) == "😀😀.txt")
-        #expect(FileNameRules.sanitized("x.docx", defaultBaseName: "New") == "x.docx")
-        #expect(FileNameRules.sanitized("***.docx", defaultBaseName: "New") == "---.docx")
-        #expect(FileNameRules.sanitized(".docx", defaultBaseName: "New") == "New.docx")
+        #expect(
+            FileNameRules(forbiddenCharacters: [], allowsLeadingDot: false, maximumBaseNameLength: 5).sanitized(emoji)
+                == "😀😀.txt")
+        #expect(mobile.sanitized("x.docx", defaultBaseName: "New") == "x.docx")
+        #expect(mobile.sanitized("***.docx", defaultBaseName: "New") == "---.docx")
+        #expect(mobile.sanitized(".docx", defaultBaseName: "New") == "New.docx")
     }
 
     @Test func reportsProblemsInSpecificMode() {
-        #expect(FileNameRules.problem(with: "Budget.xlsx") == nil)
-        #expect(FileNameRules.problem(with: "") != nil)
-        #expect(FileNameRules.problem(with: ".docx") != nil)
-        #expect(FileNameRules.problem(with: " a.docx") != nil)
-        #expect(FileNameRules.problem(with: "a|b.docx")?.contains("'|'") == true)
-        #expect(FileNameRules.problem(with: "a\u{1}b.docx")?.contains("control character") == true)
+        #expect(mobile.problem(with: "Budget.xlsx") == nil)
+        #expect(mobile.problem(with: "") != nil)
+        #expect(mobile.problem(with: ".docx") != nil)
+        #expect(mobile.problem(with: " a.docx") != nil)
+        #expect(mobile.problem(with: "a|b.docx")?.contains("'|'") == true)
+        #expect(mobile.problem(with: "a\u{1}b.docx")?.contains("control character") == true)
         let base250 = String(repeating: "b", count: 250)
-        #expect(FileNameRules.problem(with: base250 + ".docx") == nil)
-        #expect(FileNameRules.problem(with: base250 + "b.docx")?.contains("251") == true)
-        #expect(FileNameRules.problem(with: "abcdef.docx", maximumBaseNameLength: 5) != nil)
-        #expect(FileNameRules.problem(with: "abcde.docx", maximumBaseNameLength: 5) == nil)
-        #expect(FileNameRules.problem(with: base250 + ".docx", maximumBaseNameLength: 0) == nil)
+        #expect(mobile.problem(with: base250 + ".docx") == nil)
+        #expect(mobile.problem(with: base250 + "b.docx")?.contains("251") == true)
+        #expect(
+            FileNameRules(forbiddenCharacters: [], allowsLeadingDot: false, maximumBaseNameLength: 5).problem(
+                with: "abcdef.docx") != nil)
+        #expect(
+            FileNameRules(forbiddenCharacters: [], allowsLeadingDot: false, maximumBaseNameLength: 5).problem(
+                with: "abcde.docx") == nil)
+        #expect(
+            FileNameRules(forbiddenCharacters: [], allowsLeadingDot: false, maximumBaseNameLength: 0).problem(
+                with: base250 + ".docx") == nil)
     }
 
     @Test func uniqueNamesKeepTheExtension() {
         var taken: Set<String> = ["a.docx", "a (1).docx", "a (2).docx", "b", "c (7).txt"]
-        #expect(FileNameRules.uniqueName(for: "free.docx") { taken.contains($0) } == "free.docx")
-        #expect(FileNameRules.uniqueName(for: "a.docx") { taken.contains($0) } == "a (3).docx")
-        #expect(FileNameRules.uniqueName(for: "b") { taken.contains($0) } == "b (1)")
-        #expect(FileNameRules.uniqueName(for: "c (7).txt") { taken.contains($0) } == "c (8).txt")
+        #expect(mobile.uniqueName(for: "free.docx") { taken.contains($0) } == "free.docx")
+        #expect(mobile.uniqueName(for: "a.docx") { taken.contains($0) } == "a (3).docx")
+        #expect(mobile.uniqueName(for: "b") { taken.contains($0) } == "b (1)")
+        #expect(mobile.uniqueName(for: "c (7).txt") { taken.contains($0) } == "c (8).txt")
         taken.insert("a (3).docx")
-        #expect(FileNameRules.uniqueName(for: "a (1).docx") { taken.contains($0) } == "a (4).docx")
+        #expect(mobile.uniqueName(for: "a (1).docx") { taken.contains($0) } == "a (4).docx")
     }
 
     @Test func uniqueNameStaysWithinTheLengthLimit() {
         let base = String(repeating: "x", count: 250)
-        let result = FileNameRules.uniqueName(for: base + ".docx") { $0 == base + ".docx" }
+        let result = mobile.uniqueName(for: base + ".docx") { $0 == base + ".docx" }
         #expect(result.hasSuffix(" (1).docx"))
-        #expect(FileNameRules.problem(with: result) == nil)
+        #expect(mobile.problem(with: result) == nil)
     }
 
     @Test func uniqueNameGivesUpCountingEventually() {
         var calls = 0
-        let result = FileNameRules.uniqueName(for: "n.txt") { _ in
+        let result = mobile.uniqueName(for: "n.txt") { _ in
             calls += 1
             return true
         }
@@ -99,24 +140,27 @@ import WOPIModels
     }
 
     @Test func suggestedNames() {
-        #expect(FileNameRules.suggestedName(from: ".pdf", sourceName: "Budget.xlsx") == "Budget.pdf")
-        #expect(FileNameRules.suggestedName(from: ".pdf", sourceName: "archive.tar.gz") == "archive.tar.pdf")
-        #expect(FileNameRules.suggestedName(from: ".docx", sourceName: nil) == "Untitled.docx")
+        #expect(mobile.suggestedName(from: ".pdf", sourceName: "Budget.xlsx") == "Budget.pdf")
+        #expect(mobile.suggestedName(from: ".pdf", sourceName: "archive.tar.gz") == "archive.tar.pdf")
+        #expect(mobile.suggestedName(from: ".docx", sourceName: nil) == "Untitled.docx")
         #expect(
-            FileNameRules.suggestedName(from: ".docx", sourceName: nil, defaultBaseName: "New Document")
+            mobile.suggestedName(from: ".docx", sourceName: nil, defaultBaseName: "New Document")
                 == "New Document.docx")
-        #expect(FileNameRules.suggestedName(from: "Report?.docx", sourceName: "x.docx") == "Report-.docx")
-        #expect(FileNameRules.suggestedName(from: "madeup_name.wopitestx", sourceName: nil) == "madeup_name.wopitestx")
-        #expect(FileNameRules.suggestedName(from: ".pdf", sourceName: "a|b.docx") == "a-b.pdf")
+        #expect(mobile.suggestedName(from: "Report?.docx", sourceName: "x.docx") == "Report-.docx")
+        #expect(mobile.suggestedName(from: "madeup_name.wopitestx", sourceName: nil) == "madeup_name.wopitestx")
+        #expect(mobile.suggestedName(from: ".pdf", sourceName: "a|b.docx") == "a-b.pdf")
     }
 
-    @Test func randomNamesSanitizeToValidNames() {
-        let pool = Array("ab Z9.-_ \\/:*?\"<>|#{}^[]`%\t\u{7F}é日😀")
+    @Test(arguments: [FileNameRules.officeMobile, FileNameRules.default])
+    func randomNamesSanitizeToValidNames(rules: FileNameRules) {
+        var rules = rules
+        rules.maximumBaseNameLength = 10
+        let pool = Array("ab Z9.-_ \\/:*?\"<>|#{}^[]`%\t\u{7F}é日😀").map(String.init) + ["CON", "nul", "Lpt3"]
         for _ in 0..<2000 {
-            let name = String((0..<Int.random(in: 0...30)).map { _ in pool.randomElement()! })
-            let result = FileNameRules.sanitized(name, maximumBaseNameLength: 10)
+            let name = (0..<Int.random(in: 0...30)).map { _ in pool.randomElement()! }.joined()
+            let result = rules.sanitized(name)
             #expect(!result.isEmpty)
-            #expect(FileNameRules.problem(with: result, maximumBaseNameLength: 10) == nil, "\(name) -> \(result)")
+            #expect(rules.problem(with: result) == nil, "\(name) -> \(result)")
         }
     }
 }

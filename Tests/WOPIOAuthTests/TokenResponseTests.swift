@@ -28,7 +28,24 @@ struct TokenResponseTests {
 
     @Test func rejectsMalformedResponses() {
         #expect(throws: (any Error).self) { try tokens(#"{"token_type":"bearer"}"#) }
-        #expect(throws: (any Error).self) { try tokens(#"{"access_token":"a","expires_in":"soon"}"#) }
+        #expect(throws: (any Error).self) { try tokens(#"{"access_token":7}"#) }
+        #expect(throws: (any Error).self) { try tokens(#"["access_token"]"#) }
+    }
+
+    /// Malformed optional members are left out, as if absent, and named for a warning (issue 16).
+    @Test func ignoresMalformedOptionalMembers() throws {
+        let json =
+            #"{"access_token":"a","expires_in":"soon","scope":["x","y"],"refresh_token":5,"token_type":"bearer"}"#
+        let response = try JSONDecoder().decode(TokenResponse.self, from: Data(json.utf8))
+        #expect(response.accessToken == "a" && response.tokenType == "bearer")
+        #expect(response.expiresIn == nil && response.scope == nil && response.refreshToken == nil)
+        #expect(response.ignored.count == 3, "\(response.ignored)")
+        #expect(response.ignored.contains { $0.contains("expires_in") })
+        let set = try tokens(json, previous: TokenSet(accessToken: "old", refreshToken: "r1", scope: "wopi"))
+        #expect(set.expiresAt == nil && set.refreshToken == "r1" && set.scope == "wopi")
+        let clean = try JSONDecoder().decode(
+            TokenResponse.self, from: Data(#"{"access_token":"a","expires_in":null,"scope":null}"#.utf8))
+        #expect(clean.ignored.isEmpty)
     }
 
     @Test func refreshKeepsWhatTheServerLeftOut() throws {

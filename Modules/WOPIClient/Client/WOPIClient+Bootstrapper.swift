@@ -6,6 +6,8 @@ extension WOPIClient {
     /// Calls Bootstrap without a token and returns the `WWW-Authenticate` challenge of the `401` (digest §9.2):
     /// where to sign in (`authorization_uri`) and where to redeem the code (`tokenIssuance_uri`).
     ///
+    /// Malformed optional parameters (`UrlSchemes`, `providerId`) are logged as warnings and left out (see
+    /// ``BootstrapChallenge/warnings``).
     /// - Throws: ``WOPIClientError/Code/protocolViolation`` when the host does not answer `401` with a
     ///   readable Bearer challenge; another ``WOPIClientError`` for transport failures.
     public func bootstrapChallenge() async throws -> BootstrapChallenge {
@@ -19,7 +21,11 @@ extension WOPIClient {
                 "Bootstrap without a token answered HTTP \(response.status.code), not 401 with a challenge; is "
                     + "\(url.absoluteString) a WOPI bootstrapper?", status: response.status.code)
         }
-        return try Self.challenge(in: response.headers, status: 401)
+        let challenge = try Self.challenge(in: response.headers, status: 401)
+        for warning in challenge.warnings {
+            logger.warning("The bootstrapper's challenge: \(warning)", metadata: ["bootstrapper": "\(url)"])
+        }
+        return challenge
     }
 
     /// Authenticated Bootstrap: the signed-in user's profile and ecosystem URL (digest §9.3).

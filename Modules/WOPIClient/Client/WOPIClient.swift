@@ -128,7 +128,7 @@ public final class WOPIClient: Sendable {
         return try await decode(type, from: response, call: call.name)
     }
 
-    /// Decodes a JSON body.
+    /// Decodes a JSON body; optional members that cannot be read are left out with a warning (``TolerantJSON``).
     func decode<T: Decodable>(_ type: T.Type, from response: WOPITransportResponse, call: String) async throws -> T {
         let buffer: ByteBuffer
         do {
@@ -144,7 +144,11 @@ public final class WOPIClient: Sendable {
                 underlying: error)
         }
         do {
-            return try WOPIJSON.decoder.decode(type, from: Data(buffer.readableBytesView))
+            let (value, ignored) = try TolerantJSON.decode(type, from: Data(buffer.readableBytesView))
+            for member in ignored {
+                logger.warning("\(call): the host's answer has an unreadable member, ignored: \(member)")
+            }
+            return value
         } catch {
             throw WOPIClientError(
                 .protocolViolation, "\(call): the host's answer is not the JSON the protocol describes.",

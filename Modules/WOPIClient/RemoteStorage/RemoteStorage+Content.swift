@@ -176,10 +176,11 @@ extension RemoteStorage {
         }
     }
 
-    /// The name rules of the storage abstraction plus WOPI's own (what Office cannot show).
+    /// The name rules of the storage abstraction plus what no WOPI host takes (``FileNameRules/default``); a host
+    /// with stricter rules refuses the rest itself.
     static func validate(_ name: String) throws {
         try StorageName.validate(name)
-        if let problem = FileNameRules.problem(with: name) {
+        if let problem = FileNameRules.default.problem(with: name) {
             throw StorageError(.invalidName, "A WOPI host cannot store the name \"\(name)\": \(problem)")
         }
     }

@@ -22,8 +22,9 @@ import WOPIStorage
 /// ``init(client:place:)``); tests root each user in a fresh remote sub-folder.
 ///
 /// **What WOPI cannot do, and how it is handled.**
-/// - Names: WOPI refuses names Office cannot show (`\ / : * ? " < > | # { } ^ [ ] ` %`, leading `.`, base
-///   names over 250 UTF-16 units); these fail with ``StorageError/Code/invalidName``.
+/// - Names: names no WOPI host takes (``FileNameRules/default``: control characters, `\ / " * : < > ? |`,
+///   Windows device names, leading or trailing white space) and names the host's own rules refuse fail with
+///   ``StorageError/Code/invalidName``. Dot names and `# % [ ] { } ^` are fine with a host on the default rules.
 /// - Writes lock the file (Lock, PutFile, Unlock) unless ``locks`` holds a lock on it, which is then used. A file
 ///   locked by another client fails with ``StorageError/Code/io``. Writes to one file from this storage are
 ///   serialised.

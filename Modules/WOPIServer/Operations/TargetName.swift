@@ -48,29 +48,27 @@ extension WOPIHost {
     func resolve(_ target: TargetName, in container: ItemID, sourceName: String?, isContainer: Bool) async throws
         -> ResolvedTarget
     {
+        let rules = configuration.fileNameRules
         let siblings = try await storage.children(of: container)
         let taken = Set(siblings.map(\.name))
         let unique: (String) -> String = { name in
-            Self.fitToStorage(FileNameRules.uniqueName(for: name, isTaken: { taken.contains($0) }))
+            Self.fitToStorage(rules.uniqueName(for: name, isTaken: { taken.contains($0) }))
         }
         switch target {
         case .suggested(let suggestion):
             let wanted =
                 isContainer
                 ? suggestion
-                : FileNameRules.suggestedName(
+                : rules.suggestedName(
                     from: suggestion, sourceName: sourceName, defaultBaseName: configuration.defaultNewFileBaseName)
-            return ResolvedTarget(name: unique(Self.fitToStorage(FileNameRules.sanitized(wanted))), replacing: nil)
+            return ResolvedTarget(name: unique(Self.fitToStorage(rules.sanitized(wanted))), replacing: nil)
         case .relative(let name, let overwrite):
-            if let problem = FileNameRules.problem(
-                with: name, maximumBaseNameLength: FileNameRules.defaultMaximumBaseNameLength)
-                ?? StorageName.problem(with: name)
-            {
+            if let problem = rules.problem(with: name) ?? StorageName.problem(with: name) {
                 var error = WOPIHTTPError.badRequest("The name cannot be used: \(problem).")
                 let header = isContainer ? WOPIHeader.invalidContainerNameError : WOPIHeader.invalidFileNameError
                 error.headers[HTTPField.Name(header)!] = problem
                 error.headers[HTTPField.Name(WOPIHeader.validRelativeTarget)!] = UTF7.encode(
-                    unique(Self.fitToStorage(FileNameRules.sanitized(name))))
+                    unique(Self.fitToStorage(rules.sanitized(name))))
                 throw error
             }
             guard let existing = siblings.first(where: { $0.name == name }) else {

@@ -47,7 +47,7 @@ extension WOPIHost {
     {
         let access = try await policy.access(of: context.user, to: .container(container))
             .limited(to: context.token.permission)
-        var info = CheckContainerInfo(name: FileNameRules.sanitized(container.name))
+        var info = CheckContainerInfo(name: configuration.fileNameRules.sanitized(container.name))
         info.userCanCreateChildContainer = access.canCreateChildren
         info.userCanCreateChildFile = access.canCreateChildren
         info.userCanDelete = access.canDelete && !container.isRoot
@@ -64,7 +64,7 @@ extension WOPIHost {
     {
         ContainerPointerResponse(
             containerPointer: NamedURL(
-                name: FileNameRules.sanitized(container.name),
+                name: configuration.fileNameRules.sanitized(container.name),
                 url: context.withToken(
                     context.containerSrc(container.id), for: .container(container.id), signer: tokens)),
             containerInfo: try await checkContainerInfo(container, context: context))
@@ -85,7 +85,7 @@ extension WOPIHost {
             case .container(let container):
                 containers.append(
                     NamedURL(
-                        name: FileNameRules.sanitized(container.name),
+                        name: configuration.fileNameRules.sanitized(container.name),
                         url: context.withToken(
                             context.containerSrc(container.id), for: .container(container.id), signer: tokens)))
             case .file(let file):
@@ -95,7 +95,7 @@ extension WOPIHost {
                 }
                 files.append(
                     ChildFile(
-                        name: FileNameRules.sanitized(file.name),
+                        name: configuration.fileNameRules.sanitized(file.name),
                         url: context.withToken(context.fileSrc(file.id), for: .file(file.id), signer: tokens),
                         size: file.size, version: file.version,
                         lastModifiedTime: WOPIJSON.timestamp(file.lastModified)))
@@ -110,10 +110,7 @@ extension WOPIHost {
             throw WOPIHTTPError.badRequest("RenameContainer needs X-WOPI-RequestedName.")
         }
         let name = UTF7.decodeLeniently(header)
-        if let problem = FileNameRules.problem(
-            with: name, maximumBaseNameLength: FileNameRules.defaultMaximumBaseNameLength)
-            ?? StorageName.problem(with: name)
-        {
+        if let problem = configuration.fileNameRules.problem(with: name) ?? StorageName.problem(with: name) {
             var error = WOPIHTTPError.badRequest("The name cannot be used: \(problem).")
             error.headers[HTTPField.Name(WOPIHeader.invalidContainerNameError)!] = problem
             throw error

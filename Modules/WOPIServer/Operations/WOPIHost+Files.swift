@@ -53,7 +53,7 @@ extension WOPIHost {
     func checkFileInfo(_ id: ItemID, context: RequestContext) async throws -> CheckFileInfo {
         let file = try await storage.file(id)
         var info = CheckFileInfo(
-            baseFileName: FileNameRules.sanitized(file.name), ownerID: file.ownerID, size: file.size,
+            baseFileName: configuration.fileNameRules.sanitized(file.name), ownerID: file.ownerID, size: file.size,
             version: file.version)
         info.userID = context.user.id
         info.userFriendlyName = context.user.displayName
@@ -74,7 +74,7 @@ extension WOPIHost {
         info.supportsEcosystem = true
         info.supportsUserInfo = true
         if let ext = FileNameRules.split(file.name).extension { info.fileExtension = "." + ext }
-        info.fileNameMaxLength = FileNameRules.defaultMaximumBaseNameLength
+        info.fileNameMaxLength = configuration.fileNameRules.limit
         info.lastModifiedTime = WOPIJSON.timestamp(file.lastModified)
         info.sha256 = file.sha256?.base64EncodedString()
         try await policy.describe(file: file, &info, user: context.user, access: context.access)
@@ -171,7 +171,7 @@ extension WOPIHost {
         return AncestorsResponse(
             ancestorsWithRootFirst: visible.map { container in
                 NamedURL(
-                    name: FileNameRules.sanitized(container.name),
+                    name: configuration.fileNameRules.sanitized(container.name),
                     url: context.withToken(
                         context.containerSrc(container.id), for: .container(container.id), signer: tokens))
             })

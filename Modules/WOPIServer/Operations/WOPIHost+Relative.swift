@@ -23,15 +23,15 @@ extension WOPIHost {
         try await applyLockRules(.renameFile(request.header(WOPIHeader.lock)), on: id)
         let requested = UTF7.decodeLeniently(header)
         let suffix = FileNameRules.split(file.name).extension.map { "." + $0 } ?? ""
-        var name = Self.fitToStorage(FileNameRules.sanitized(requested + suffix))
-        guard FileNameRules.split(name).base.isEmpty == false, StorageName.problem(with: name) == nil else {
+        var name = Self.fitToStorage(configuration.fileNameRules.sanitized(requested + suffix))
+        guard configuration.fileNameRules.problem(with: name) == nil, StorageName.problem(with: name) == nil else {
             var error = WOPIHTTPError.badRequest("The name \"\(requested)\" cannot be used for a file.")
             error.headers[HTTPField.Name(WOPIHeader.invalidFileNameError)!] = "The name is empty or not allowed."
             throw error
         }
         if name != file.name {
             let taken = Set(try await storage.children(of: file.parentID).map(\.name))
-            name = FileNameRules.uniqueName(for: name, isTaken: { taken.contains($0) })
+            name = configuration.fileNameRules.uniqueName(for: name, isTaken: { taken.contains($0) })
             _ = try await storage.rename(id, to: name)
         }
         return try .json(RenameResponse(name: FileNameRules.split(name).base))
@@ -39,7 +39,7 @@ extension WOPIHost {
 
     func newFileResponse(_ file: FileMetadata, context: RequestContext) -> NewFileResponse {
         NewFileResponse(
-            name: FileNameRules.sanitized(file.name),
+            name: configuration.fileNameRules.sanitized(file.name),
             url: context.withToken(context.fileSrc(file.id), for: .file(file.id), signer: tokens))
     }
 }

@@ -30,6 +30,7 @@ struct OAuthWOPIHost: Sendable {
     static func run<T: Sendable>(
         clock: TestClock = TestClock(),
         configure: @Sendable (inout WOPIHostConfiguration) -> Void = { _ in },
+        bootstrapper configureBootstrapper: @Sendable (inout BootstrapperConfiguration) -> Void = { _ in },
         _ body: @Sendable (OAuthWOPIHost) async throws -> T
     ) async throws -> T {
         let logger = Logger.quiet
@@ -46,12 +47,13 @@ struct OAuthWOPIHost: Sendable {
         let oauth = TestOAuthServer()
         var configuration = WOPIHostConfiguration()
         configure(&configuration)
+        var bootstrapper = BootstrapperConfiguration(verifier: oauth)
+        configureBootstrapper(&bootstrapper)
         let host = WOPIHost(
             storage: storage, locks: InMemoryLockStore(now: clock.dateSource), users: users,
             tokens: AccessTokenSigner(
                 key: try await SecretKeyFile.loadOrCreate(at: keyDirectory.url.appendingPathComponent("key"))),
-            configuration: configuration, bootstrapper: BootstrapperConfiguration(verifier: oauth), logger: logger,
-            now: clock.dateSource)
+            configuration: configuration, bootstrapper: bootstrapper, logger: logger, now: clock.dateSource)
         let router = Router()
         WOPIRoutes.add(to: router, host: host)
         router.get("oauth2/authorize") { request, _ in oauth.authorize(request) }
