@@ -216,6 +216,16 @@ let package = Package(
             path: "Benchmarks/wopikit-bench",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "wopikit-hello",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/wopikit-hello",
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Tests
         .target(
