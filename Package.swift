@@ -304,6 +304,21 @@ let package = Package(
             path: "Tests/OAuthServerTests",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "CMallocCounter",
+            path: "Tests/CMallocCounter"
+        ),
+        .testTarget(
+            name: "AllocationTests",
+            dependencies: [
+                "CMallocCounter", "WOPIServer", "SQLiteStorage", "SQLiteServerStores",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/AllocationTests",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "WOPIServerTests",
             dependencies: [
