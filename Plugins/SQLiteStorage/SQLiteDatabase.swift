@@ -136,18 +136,18 @@ public final class SQLiteDatabase: Sendable {
 
     /// Runs `body` in a read transaction; a database failure becomes a ``WOPIStorage/StorageError`` that names
     /// `action` (for example "read the user alice").
-    public func read<T: Sendable>(_ action: String, _ body: @escaping @Sendable (Database) throws -> T) async throws
-        -> T
-    {
-        try await SQLiteErrorMapping.perform(action) { try await pool.read(body) }
+    public func read<T: Sendable>(
+        _ action: @autoclosure () -> String, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
+        try await SQLiteErrorMapping.perform(action()) { try await pool.read(body) }
     }
 
     /// Runs `body` in one `IMMEDIATE` write transaction, atomic across every process sharing the file; a
     /// database failure becomes a ``WOPIStorage/StorageError`` that names `action`.
-    public func write<T: Sendable>(_ action: String, _ body: @escaping @Sendable (Database) throws -> T) async throws
-        -> T
-    {
-        try await SQLiteErrorMapping.perform(action) { try await pool.write(body) }
+    public func write<T: Sendable>(
+        _ action: @autoclosure () -> String, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
+        try await SQLiteErrorMapping.perform(action()) { try await pool.write(body) }
     }
 
     /// The migration identifiers recorded in the file, such as `storage.v1`.

@@ -176,8 +176,8 @@ public final class SQLiteStorage: StorageBackend {
     // MARK: - Helpers
 
     /// Runs `body`, mapping database errors to storage errors.
-    func perform<T>(_ action: String, _ body: () async throws -> T) async throws -> T {
-        try await SQLiteErrorMapping.perform(action, body)
+    func perform<T>(_ action: @autoclosure () -> String, _ body: () async throws -> T) async throws -> T {
+        try await SQLiteErrorMapping.perform(action(), body)
     }
 
     /// Validates `name` and returns its NFC form, the form names are stored and compared in.
