@@ -367,7 +367,8 @@ def main():
                     f"{t['getMiBps'] / reference['getMiBps']:.2f}×", f"{t['putMiBps']:.0f}",
                     f"{t['putMiBps'] / dd_rates[size]:.2f}×", f"{t['putPeakRSS'] / 1048576:.0f}",
                     f"{t['getPeakRSS'] / 1048576:.0f}"])
-    mode = "smoke (debug build; figures not meaningful)" if options.smoke else "release build"
+    build = "release" if "/release" in os.path.realpath(bin_dir) else "debug"
+    mode = f"smoke run ({build} build; figures not meaningful)" if options.smoke else f"{build} build"
     report = "\n".join([
         f"### {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {mode}",
         "",
