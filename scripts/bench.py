@@ -224,7 +224,8 @@ def wrk(server, paths, ops, seconds, workdir):
     pids = server.pids()
     before = cpu_seconds(pids)
     completed = subprocess.run(["wrk", "-t", str(CONNECTIONS), "-c", str(CONNECTIONS), "-d", f"{seconds}s",
-                                "--latency", "-s", script, server.url], env=env, text=True, capture_output=True)
+                                "--latency", "--timeout", "30s", "-s", script, server.url], env=env, text=True,
+                               capture_output=True)
     out = completed.stdout + completed.stderr
     cpu = cpu_seconds(pids) - before
     requests = int(re.search(r"(\d+) requests in", out).group(1))

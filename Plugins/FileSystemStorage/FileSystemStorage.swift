@@ -84,15 +84,17 @@ public final class FileSystemStorage: StorageBackend {
     }
 
     /// Runs blocking work on the thread pool, turning system call failures into ``StorageError``s.
-    func blocking<T: Sendable>(_ what: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
+    func blocking<T: Sendable>(_ what: @autoclosure () -> String, _ body: @escaping @Sendable () throws -> T)
+        async throws -> T
+    {
         do {
             return try await pool.runIfActive(body)
         } catch let error as StorageError {
             throw error
         } catch let failure as POSIXFailure {
-            throw StorageError(failure, what)
+            throw StorageError(failure, what())
         } catch let error as NIOThreadPoolError.ThreadPoolInactive {
-            throw StorageError(.io, "\(what): the storage thread pool is shut down.", underlying: error)
+            throw StorageError(.io, "\(what()): the storage thread pool is shut down.", underlying: error)
         }
     }
 
