@@ -3,8 +3,7 @@ import NIOPosix
 import Synchronization
 import WOPIStorage
 
-/// Streams a byte range of an open file in chunks of up to ``ByteStream/preferredChunkSize``, reading on a thread
-/// pool up to ``readSize`` bytes at a time (one hop for several chunks; the chunks are slices of that buffer).
+/// Streams a byte range of an open file in chunks of ``ByteStream/preferredChunkSize``, reading on a thread pool.
 ///
 /// The descriptor was opened before the metadata was read, so the stream yields exactly that version even if
 /// the file is replaced meanwhile. It is closed at the end of the range, on an error or cancellation, or when
@@ -12,14 +11,8 @@ import WOPIStorage
 final class FileReader: Sendable {
     private struct State {
         var descriptor: Descriptor?
-        /// The next byte to read from the file.
         var offset: Int64
-        /// Bytes read and not handed out yet.
-        var pending = ByteBuffer()
     }
-
-    /// The bytes of one read: large enough that a big body costs few thread-pool hops.
-    static let readSize = 1 << 20
 
     private let state: Mutex<State>
     private let end: Int64
@@ -39,9 +32,7 @@ final class FileReader: Sendable {
     private func next() async throws -> ByteBuffer? {
         do {
             try Task.checkCancellation()
-            if let piece = takePending() { return piece }
-            guard try await pool.runIfActive({ try self.readAhead() }) else { return nil }
-            return takePending()
+            return try await pool.runIfActive { try self.readChunk() }
         } catch {
             state.withLock { $0.descriptor = nil }
             if error is StorageError || error is CancellationError { throw error }
@@ -49,22 +40,13 @@ final class FileReader: Sendable {
         }
     }
 
-    /// The next chunk of the bytes read ahead, if any.
-    private func takePending() -> ByteBuffer? {
-        state.withLock { state in
-            state.pending.readSlice(length: min(ByteStream.preferredChunkSize, state.pending.readableBytes))
-                .flatMap { $0.readableBytes > 0 ? $0 : nil }
-        }
-    }
-
-    /// Reads the next bytes of the range into `pending`; `false` at the end of the range.
-    private func readAhead() throws -> Bool {
-        try state.withLock { state -> Bool in
+    private func readChunk() throws -> ByteBuffer? {
+        try state.withLock { state -> ByteBuffer? in
             guard let descriptor = state.descriptor, state.offset < end else {
                 state.descriptor = nil
-                return false
+                return nil
             }
-            let count = Int(min(Int64(Self.readSize), end - state.offset))
+            let count = Int(min(Int64(ByteStream.preferredChunkSize), end - state.offset))
             var buffer = ByteBufferAllocator().buffer(capacity: count)
             let offset = state.offset
             let read = try buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { bytes in
@@ -76,8 +58,7 @@ final class FileReader: Sendable {
             }
             state.offset += Int64(read)
             if state.offset >= end { state.descriptor = nil }
-            state.pending = buffer
-            return true
+            return buffer
         }
     }
 }

@@ -41,8 +41,8 @@ public final class SQLiteLockStore: LockStore {
 
     public func lock(on file: ItemID) async throws -> FileLock? {
         let now = now().timeIntervalSince1970
-        return try await SQLiteErrorMapping.perform("read the lock on \(file)") {
-            try await database.pool.read { db in try Self.current(db, file, now: now) }
+        return try await database.readStatement("read the lock on \(file)") { db in
+            try Self.current(db, file, now: now)
         }
     }
 

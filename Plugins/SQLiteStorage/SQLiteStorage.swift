@@ -68,9 +68,8 @@ public final class SQLiteStorage: StorageBackend {
     }
 
     public func item(_ id: ItemID) async throws -> StorageItem {
-        try await perform("read item \(id)") {
-            try await pool.read { db in try StorageSQL.requireItem(db, id) }
-        }
+        // One statement: no transaction needed (SQLiteDatabase.readStatement).
+        try await database.readStatement("read item \(id)") { db in try StorageSQL.requireItem(db, id) }
     }
 
     public func children(of container: ItemID) async throws -> [StorageItem] {
