@@ -265,7 +265,7 @@ def machine():
 def versions():
     swift = run(["swift", "--version"]).strip().splitlines()[0] if shutil.which("swift") else "swift ?"
     nginx = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip().replace("nginx version: ", "")
-    wrk_version = subprocess.run(["wrk", "-v"], capture_output=True, text=True).stdout.split("\n")[0].strip()
+    wrk_version = subprocess.run(["wrk", "-v"], capture_output=True, text=True).stdout.split("\n")[0].split(" Copyright")[0].strip()
     commit = run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]).strip() if shutil.which("git") else "?"
     return f"{swift}; {nginx}; {wrk_version}; WOPIKit {commit}"
 
