@@ -306,6 +306,16 @@ let package = Package(
             path: "Benchmarks/wopikit-bench",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "wopikit-hello",
+            dependencies: [
+                .hummingbird(),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .argumentParser,
+            ],
+            path: "Benchmarks/wopikit-hello",
+            swiftSettings: swiftSettings
+        ),
 
         // MARK: Tests
         .target(
@@ -393,6 +403,21 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/OAuthServerTests",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "CMallocCounter",
+            path: "Tests/CMallocCounter"
+        ),
+        .testTarget(
+            name: "AllocationTests",
+            dependencies: [
+                "CMallocCounter", "WOPIServer", "SQLiteStorage", "SQLiteServerStores",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/AllocationTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -27,8 +27,20 @@ struct WOPIKitBench: AsyncParsableCommand {
     var chunkSize: Int = 256 * 1024
     @Option(name: .long, help: "Fail when the host's peak RSS passes this many MB (10^6 bytes) on a 1 GiB file.")
     var maxRssMb: Int = 150
+    @Option(name: .long, help: "Only write the pattern file of each size into this directory, then exit.")
+    var writePatterns: String?
+    @Option(
+        name: .long,
+        help: "Also GET pattern-<N>MiB.bin of each size below this URL (a static server: the reference row).")
+    var referenceUrl: String?
+    @Option(name: .long, help: "Also write the results as JSON lines to this file.")
+    var json: String?
 
     func run() async throws {
+        if let writePatterns {
+            try await writePatternFiles(into: writePatterns)
+            return
+        }
         let executable =
             hostBinary.map { URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
@@ -41,6 +53,7 @@ struct WOPIKitBench: AsyncParsableCommand {
         let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         var results: [BenchResult] = []
         do {
+            if let referenceUrl { results += try await measureReference(baseURL: referenceUrl, http: http) }
             for storage in storage {
                 for size in sizeMib {
                     let result = try await measure(
@@ -59,6 +72,7 @@ struct WOPIKitBench: AsyncParsableCommand {
             "\nwopi-host \(executable.path), chunk \(chunkSize) bytes; benchmark's own peak RSS "
                 + BenchResult.mebibytes(benchPeak) + "\n")
         print(BenchResult.table(results))
+        if let json { try Self.writeJSON(results, to: json) }
         let limit = Int64(maxRssMb) * 1_000_000
         let over = results.filter { $0.size >= 1 << 30 && $0.peakRSS > limit }
         if !over.isEmpty {
@@ -106,19 +120,9 @@ struct WOPIKitBench: AsyncParsableCommand {
         let putPeak = try memory.peakResidentBytes()
 
         guard memory.resetPeak() else { throw BenchError("Cannot reset VmHWM of \(host.pid).") }
-        let getStart = ContinuousClock.now
-        var get = HTTPClientRequest(url: contentsURL)
-        get.headers.add(name: "X-WOPI-MaxExpectedSize", value: String(size))
-        let getResponse = try await http.execute(get, timeout: .minutes(30))
-        guard getResponse.status == .ok else { throw BenchError("GetFile answered \(getResponse.status)") }
-        var verifier = PatternVerifier()
-        for try await chunk in getResponse.body { verifier.consume(chunk) }
-        let getSeconds = Self.seconds(ContinuousClock.now - getStart)
+        let getSeconds = try await timedGet(
+            url: contentsURL, size: size, headers: ["X-WOPI-MaxExpectedSize": String(size)], http: http)
         let getPeak = try memory.peakResidentBytes()
-        guard verifier.offset == size, verifier.mismatchedPages == 0 else {
-            throw BenchError(
-                "GetFile returned \(verifier.offset) of \(size) bytes with \(verifier.mismatchedPages) wrong pages")
-        }
         _ = try await send(http, .POST, fileURL, ["X-WOPI-Override": "UNLOCK", "X-WOPI-Lock": "bench"], expect: 200)
         return BenchResult(
             storage: storage, size: size, idleRSS: idle, putSeconds: putSeconds, putPeakRSS: putPeak,
@@ -139,7 +143,7 @@ struct WOPIKitBench: AsyncParsableCommand {
         return response
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
+    static func seconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -13,19 +13,57 @@ public enum WOPIJSON {
     public static var decoder: JSONDecoder { JSONDecoder() }
 
     /// Formats a time as WOPI wants it: UTC ISO 8601 with seven fractional digits, `2009-06-15T13:45:30.0000000Z`.
+    ///
+    /// Pure integer arithmetic (the proleptic Gregorian calendar, as ISO 8601 uses): CheckFileInfo formats one
+    /// on every request, and a `Calendar` costs more than the rest of the answer.
     public static func timestamp(_ date: Date) -> String {
-        let seconds = date.timeIntervalSince1970.rounded(.down)
-        let ticks = Int(((date.timeIntervalSince1970 - seconds) * 10_000_000).rounded(.down))
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents(
-            [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: seconds))
-        func pad(_ value: Int?, _ width: Int) -> String {
-            let text = String(value ?? 0)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
+        let interval = date.timeIntervalSince1970
+        let whole = interval.rounded(.down)
+        let ticks = min(9_999_999, Int(((interval - whole) * 10_000_000).rounded(.down)))
+        let seconds = Int(whole)
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = civilDate(daysSince1970: days)
+        var text = [UInt8]()
+        text.reserveCapacity(28)
+        func append(_ value: Int, width: Int) {
+            var divisor = 1
+            for _ in 1..<width { divisor *= 10 }
+            var value = value
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                value %= divisor
+                divisor /= 10
+            }
         }
-        return "\(pad(parts.year, 4))-\(pad(parts.month, 2))-\(pad(parts.day, 2))T\(pad(parts.hour, 2)):"
-            + "\(pad(parts.minute, 2)):\(pad(parts.second, 2)).\(pad(ticks, 7))Z"
+        append(year, width: 4)
+        text.append(UInt8(ascii: "-"))
+        append(month, width: 2)
+        text.append(UInt8(ascii: "-"))
+        append(day, width: 2)
+        text.append(UInt8(ascii: "T"))
+        append(secondOfDay / 3600, width: 2)
+        text.append(UInt8(ascii: ":"))
+        append(secondOfDay / 60 % 60, width: 2)
+        text.append(UInt8(ascii: ":"))
+        append(secondOfDay % 60, width: 2)
+        text.append(UInt8(ascii: "."))
+        append(ticks, width: 7)
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The Gregorian year, month and day of a day count since 1970-01-01 (H. Hinnant's `civil_from_days`).
+    static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// Parses a WOPI time stamp (any ISO 8601 form with or without fractional seconds).

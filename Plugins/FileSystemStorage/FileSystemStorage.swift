@@ -84,8 +84,10 @@ public final class FileSystemStorage: StorageBackend {
     }
 
     /// Runs blocking work on the thread pool, turning system call failures into ``StorageError``s.
-    func blocking<T: Sendable>(_ what: String, _ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await pool.runBlocking(what, body)
+    func blocking<T: Sendable>(_ what: @autoclosure () -> String, _ body: @escaping @Sendable () throws -> T)
+        async throws -> T
+    {
+        try await pool.runBlocking(what(), body)
     }
 
     public func rootContainer(forUser user: String) async throws -> ContainerMetadata {

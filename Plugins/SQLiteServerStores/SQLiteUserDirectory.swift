@@ -59,8 +59,9 @@ public final class SQLiteUserDirectory: UserDirectory {
     }
 
     public func user(_ id: String) async throws -> WOPIUser? {
-        try await database.read("read the user \(id)") { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]).map(Self.user)
+        try await database.readStatement("read the user \(id)") { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id])
+                .map(Self.user)
         }
     }
 

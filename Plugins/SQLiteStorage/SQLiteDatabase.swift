@@ -136,18 +136,30 @@ public final class SQLiteDatabase: Sendable {
 
     /// Runs `body` in a read transaction; a database failure becomes a ``WOPIStorage/StorageError`` that names
     /// `action` (for example "read the user alice").
-    public func read<T: Sendable>(_ action: String, _ body: @escaping @Sendable (Database) throws -> T) async throws
-        -> T
-    {
-        try await SQLiteErrorMapping.perform(action) { try await pool.read(body) }
+    public func read<T: Sendable>(
+        _ action: @autoclosure () -> String, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
+        try await SQLiteErrorMapping.perform(action()) { try await pool.read(body) }
+    }
+
+    /// Runs `body`, which runs one SQL statement, without an explicit transaction; a database failure becomes a
+    /// ``WOPIStorage/StorageError`` that names `action`.
+    ///
+    /// A single statement is atomic and reads one committed state by itself (the latest, in WAL mode), so this
+    /// answers what ``read(_:_:)`` would, without the `BEGIN` and `COMMIT` around it: the request path's point
+    /// reads (an item, a lock, a user) use it. A `body` that runs several statements must use ``read(_:_:)``.
+    public func readStatement<T: Sendable>(
+        _ action: @autoclosure () -> String, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
+        try await SQLiteErrorMapping.perform(action()) { try await pool.unsafeRead(body) }
     }
 
     /// Runs `body` in one `IMMEDIATE` write transaction, atomic across every process sharing the file; a
     /// database failure becomes a ``WOPIStorage/StorageError`` that names `action`.
-    public func write<T: Sendable>(_ action: String, _ body: @escaping @Sendable (Database) throws -> T) async throws
-        -> T
-    {
-        try await SQLiteErrorMapping.perform(action) { try await pool.write(body) }
+    public func write<T: Sendable>(
+        _ action: @autoclosure () -> String, _ body: @escaping @Sendable (Database) throws -> T
+    ) async throws -> T {
+        try await SQLiteErrorMapping.perform(action()) { try await pool.write(body) }
     }
 
     /// The migration identifiers recorded in the file, such as `storage.v1`.

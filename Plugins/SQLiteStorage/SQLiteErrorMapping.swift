@@ -3,12 +3,12 @@ import WOPIStorage
 
 /// Turns SQLite and GRDB errors into ``WOPIStorage/StorageError``s whose message says what to do.
 enum SQLiteErrorMapping {
-    /// Runs `body`, mapping any error it throws.
-    static func perform<T>(_ action: String, _ body: () async throws -> T) async throws -> T {
+    /// Runs `body`, mapping any error it throws. `action` is only built when there is an error to describe.
+    static func perform<T>(_ action: @autoclosure () -> String, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch {
-            throw storageError(error, doing: action)
+            throw storageError(error, doing: action())
         }
     }
 

@@ -41,8 +41,8 @@ public final class SQLiteLockStore: LockStore {
 
     public func lock(on file: ItemID) async throws -> FileLock? {
         let now = now().timeIntervalSince1970
-        return try await SQLiteErrorMapping.perform("read the lock on \(file)") {
-            try await database.pool.read { db in try Self.current(db, file, now: now) }
+        return try await database.readStatement("read the lock on \(file)") { db in
+            try Self.current(db, file, now: now)
         }
     }
 
@@ -53,14 +53,16 @@ public final class SQLiteLockStore: LockStore {
                 let current = try Self.current(db, file, now: now)
                 guard current?.id == expected else { return .conflict(current: current) }
                 if let new {
-                    try db.execute(
+                    try db.cachedStatement(
                         sql: """
                             INSERT INTO locks (file_id, lock_id, expires_at) VALUES (?, ?, ?)
                             ON CONFLICT (file_id) DO UPDATE SET lock_id = excluded.lock_id,
                                                                 expires_at = excluded.expires_at
-                            """, arguments: [file.rawValue, new.id, new.expiresAt.timeIntervalSince1970])
+                            """
+                    ).execute(arguments: [file.rawValue, new.id, new.expiresAt.timeIntervalSince1970])
                 } else {
-                    try db.execute(sql: "DELETE FROM locks WHERE file_id = ?", arguments: [file.rawValue])
+                    try db.cachedStatement(sql: "DELETE FROM locks WHERE file_id = ?").execute(
+                        arguments: [file.rawValue])
                 }
                 return .swapped
             }
@@ -84,7 +86,7 @@ public final class SQLiteLockStore: LockStore {
     private static func current(_ db: Database, _ file: ItemID, now: Double) throws -> FileLock? {
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT lock_id, expires_at FROM locks WHERE file_id = ? AND expires_at > ?",
+                db.cachedStatement(sql: "SELECT lock_id, expires_at FROM locks WHERE file_id = ? AND expires_at > ?"),
                 arguments: [file.rawValue, now])
         else { return nil }
         return FileLock(id: row["lock_id"], expiresAt: Date(timeIntervalSince1970: row["expires_at"]))

@@ -11,13 +11,13 @@ extension SQLiteStorage {
                 let file = try StorageSQL.requireFile(db, id)
                 guard let versionID = StorageSQL.versionID(file.version),
                     let chunkSize = try Int64.fetchOne(
-                        db, sql: "SELECT chunk_size FROM file_versions WHERE id = ?", arguments: [versionID])
+                        db.cachedStatement(sql: "SELECT chunk_size FROM file_versions WHERE id = ?"),
+                        arguments: [versionID])
                 else {
                     throw StorageError(.corrupt, "File \(id) points to a missing version; restore a backup.")
                 }
-                try db.execute(
-                    sql: "INSERT INTO version_leases (version_id, expires_at) VALUES (?, ?)",
-                    arguments: [versionID, leaseExpiry])
+                try db.cachedStatement(sql: "INSERT INTO version_leases (version_id, expires_at) VALUES (?, ?)")
+                    .execute(arguments: [versionID, leaseExpiry])
                 return (file, chunkSize, db.lastInsertedRowID)
             }
         }

@@ -68,9 +68,8 @@ public final class SQLiteStorage: StorageBackend {
     }
 
     public func item(_ id: ItemID) async throws -> StorageItem {
-        try await perform("read item \(id)") {
-            try await pool.read { db in try StorageSQL.requireItem(db, id) }
-        }
+        // One statement: no transaction needed (SQLiteDatabase.readStatement).
+        try await database.readStatement("read item \(id)") { db in try StorageSQL.requireItem(db, id) }
     }
 
     public func children(of container: ItemID) async throws -> [StorageItem] {
@@ -176,8 +175,8 @@ public final class SQLiteStorage: StorageBackend {
     // MARK: - Helpers
 
     /// Runs `body`, mapping database errors to storage errors.
-    func perform<T>(_ action: String, _ body: () async throws -> T) async throws -> T {
-        try await SQLiteErrorMapping.perform(action, body)
+    func perform<T>(_ action: @autoclosure () -> String, _ body: () async throws -> T) async throws -> T {
+        try await SQLiteErrorMapping.perform(action(), body)
     }
 
     /// Validates `name` and returns its NFC form, the form names are stored and compared in.

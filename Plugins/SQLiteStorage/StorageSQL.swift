@@ -3,16 +3,21 @@ import GRDB
 import WOPIStorage
 
 /// The synchronous SQL building blocks of ``SQLiteStorage``, run inside its transactions.
+///
+/// The statements of the request path are prepared once per connection and reused
+/// (`Database.cachedStatement(sql:)`): parsing and authorising SQL is most of a short query's cost.
 enum StorageSQL {
     private static let selectItems = """
         SELECT i.id, i.parent_id, i.owner_id, i.kind, i.name, i.modified_at,
                v.id AS version_id, v.size, v.sha256, v.committed_at
         FROM items i LEFT JOIN file_versions v ON v.id = i.current_version_id
         """
+    private static let selectItemByID = "\(selectItems) WHERE i.id = ?"
+    private static let selectChildren = "\(selectItems) WHERE i.parent_id = ?"
 
     /// The item with this ID, or `nil`.
     static func item(_ db: Database, _ id: ItemID) throws -> StorageItem? {
-        try Row.fetchOne(db, sql: "\(selectItems) WHERE i.id = ?", arguments: [id.rawValue]).map(decode)
+        try Row.fetchOne(db.cachedStatement(sql: selectItemByID), arguments: [id.rawValue]).map(decode)
     }
 
     /// The item with this ID.
@@ -39,20 +44,21 @@ enum StorageSQL {
 
     /// The items whose parent is `parent`.
     static func children(_ db: Database, of parent: ItemID) throws -> [StorageItem] {
-        try Row.fetchAll(db, sql: "\(selectItems) WHERE i.parent_id = ?", arguments: [parent.rawValue]).map(decode)
+        try Row.fetchAll(db.cachedStatement(sql: selectChildren), arguments: [parent.rawValue]).map(decode)
     }
 
     /// The child of `parent` named `name` (already normalised), or `nil`.
     static func child(_ db: Database, named name: String, in parent: ItemID) throws -> StorageItem? {
         try Row.fetchOne(
-            db, sql: "\(selectItems) WHERE i.parent_id = ? AND i.name = ?", arguments: [parent.rawValue, name]
+            db.cachedStatement(sql: "\(selectItems) WHERE i.parent_id = ? AND i.name = ?"),
+            arguments: [parent.rawValue, name]
         ).map(decode)
     }
 
     /// The root container of `user`, or `nil`.
     static func root(_ db: Database, of user: String) throws -> ContainerMetadata? {
         let row = try Row.fetchOne(
-            db, sql: "\(selectItems) WHERE i.parent_id IS NULL AND i.owner_id = ?", arguments: [user])
+            db.cachedStatement(sql: "\(selectItems) WHERE i.parent_id IS NULL AND i.owner_id = ?"), arguments: [user])
         guard let row, case .container(let root) = try decode(row) else { return nil }
         return root
     }
@@ -71,7 +77,8 @@ enum StorageSQL {
 
     /// Sets the modification time of a container (its list of children changed).
     static func touch(_ db: Database, _ container: ItemID, at time: Double) throws {
-        try db.execute(sql: "UPDATE items SET modified_at = ? WHERE id = ?", arguments: [time, container.rawValue])
+        try db.cachedStatement(sql: "UPDATE items SET modified_at = ? WHERE id = ?").execute(
+            arguments: [time, container.rawValue])
     }
 
     /// Deletes those of `versionIDs` that are complete, no file's current version and not leased by a reader.

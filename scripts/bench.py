@@ -1,0 +1,411 @@
+#!/usr/bin/env python3
+"""The benchmark suite of WOPIKit (`make bench`, `make bench-smoke`); see Docs/benchmarks.md.
+
+Side by side, in one run on 127.0.0.1: the Hummingbird hello-world ceiling (`wopikit-hello`), Debian's nginx
+serving the same bodies, and `wopi-host serve` on SQLite and on the file system. Requests are driven by wrk at
+16 connections (Benchmarks/wrk/wopi.lua); file bodies by `wopikit-bench`, which also reads the hosts' peak RSS.
+
+    scripts/bench.py                 release build, full figures, table prepended to Docs/benchmarks.md
+    scripts/bench.py --smoke         the debug build `make test` made, a second per scenario, small bodies:
+                                     checks that every scenario works (exit status), not its figures
+"""
+import argparse
+import datetime
+import http.client
+import json
+import os
+import platform
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DOC = os.path.join(ROOT, "Docs", "benchmarks.md")
+MARKER = "<!-- bench.py inserts each run below this line, newest first -->"
+CONNECTIONS = 16
+LOCK_FILES = CONNECTIONS
+
+
+class BenchFailure(Exception):
+    pass
+
+
+def run(args, **kwargs):
+    return subprocess.run(args, check=True, text=True, capture_output=True, **kwargs).stdout
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def cpu_seconds(pids):
+    """utime + stime of processes, in seconds, from /proc/PID/stat."""
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def children(pid):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:
+        return []
+
+
+class Server:
+    """A child process that prints `listening on URL`."""
+
+    def __init__(self, name, args, env=None):
+        self.name = name
+        self.log = tempfile.TemporaryFile(mode="w+")
+        self.process = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT, env=env, text=True)
+        self.url = None
+
+    def wait_listening(self, timeout=120):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            self.log.seek(0)
+            match = re.search(r"^listening on (\S+)$", self.log.read(), re.M)
+            if match:
+                self.url = match.group(1)
+                return self.url
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.log.seek(0)
+        raise BenchFailure(f"{self.name} did not start:\n{self.log.read()}")
+
+    def pids(self):
+        return [self.process.pid]
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class Nginx(Server):
+    """Debian's nginx with a generated configuration serving `root` on a loopback port."""
+
+    def __init__(self, root, workdir):
+        port = free_port()
+        conf = os.path.join(workdir, "nginx.conf")
+        with open(conf, "w") as f:
+            f.write(f"""daemon off;
+worker_processes auto;
+pid {workdir}/nginx.pid;
+error_log {workdir}/nginx-error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+  access_log off;
+  sendfile on;
+  tcp_nopush on;
+  keepalive_requests 1000000;
+  client_body_temp_path {workdir}/nginx-body;
+  proxy_temp_path {workdir}/nginx-proxy;
+  fastcgi_temp_path {workdir}/nginx-fastcgi;
+  uwsgi_temp_path {workdir}/nginx-uwsgi;
+  scgi_temp_path {workdir}/nginx-scgi;
+  default_type application/octet-stream;
+  types {{ application/json json; }}
+  server {{ listen 127.0.0.1:{port}; root {root}; }}
+}}
+""")
+        super().__init__("nginx", ["nginx", "-c", conf, "-p", workdir, "-e", f"{workdir}/nginx-error.log"])
+        self.port = port
+
+    def wait_listening(self, timeout=30):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                self.url = f"http://127.0.0.1:{self.port}"
+                return self.url
+            except OSError:
+                if self.process.poll() is not None:
+                    break
+                time.sleep(0.05)
+        self.log.seek(0)
+        raise BenchFailure(f"nginx did not start:\n{self.log.read()}")
+
+    def pids(self):
+        return [self.process.pid] + children(self.process.pid)
+
+
+class Host(Server):
+    """`wopi-host serve` on a fresh data directory, with the objects the scenarios use."""
+
+    def __init__(self, bin_dir, storage, workdir):
+        self.bin = os.path.join(bin_dir, "wopi-host")
+        self.data = os.path.join(workdir, f"data-{storage}")
+        super().__init__(
+            f"wopi-host ({storage})",
+            [self.bin, "serve", "--data", self.data, "--storage", storage, "--port", "0", "--log-level", "warning"])
+        self.storage = storage
+
+    def token(self, file):
+        out = json.loads(run([self.bin, "token", "--data", self.data, "--user", "demo", "--file", file]))
+        return out["wopiSrc"], out["accessToken"]
+
+    def request(self, method, url, headers=None, expect=200):
+        parts = urllib.parse.urlsplit(url)
+        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+        try:
+            connection.request(method, parts.path + "?" + parts.query, body=b"" if method == "POST" else None,
+                               headers=headers or {})
+            response = connection.getresponse()
+            body = response.read()
+        finally:
+            connection.close()
+        if response.status != expect:
+            raise BenchFailure(f"{method} {parts.path} answered {response.status}: {body[:300]!r}")
+        return body
+
+    def prepare(self, children_count):
+        """Creates what the scenarios need; returns the request paths of each."""
+        src, token = self.token("Notes.txt")
+        file_url = f"{src}?access_token={token}"
+        info = self.request("GET", file_url)
+        ancestry = json.loads(self.request("GET", f"{src}/ancestry?access_token={token}"))
+        root_url = ancestry["AncestorsWithRootFirst"][0]["Url"]
+        lock_files = [
+            json.loads(self.request("POST", root_url, {"X-WOPI-Override": "CREATE_CHILD_FILE",
+                                                       "X-WOPI-SuggestedTarget": f"lock-{i}.txt"}))["Url"]
+            for i in range(LOCK_FILES)]
+        folder = json.loads(self.request("POST", root_url, {"X-WOPI-Override": "CREATE_CHILD_CONTAINER",
+                                                            "X-WOPI-SuggestedTarget": "Bench"}))
+        folder_url = folder["ContainerPointer"]["Url"]
+        parts = urllib.parse.urlsplit(folder_url)
+        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+        for i in range(children_count):
+            connection.request("POST", parts.path + "?" + parts.query, body=b"",
+                               headers={"X-WOPI-Override": "CREATE_CHILD_FILE",
+                                        "X-WOPI-RelativeTarget": f"file-{i:04}.docx"})
+            response = connection.getresponse()
+            body = response.read()
+            if response.status != 200:
+                raise BenchFailure(f"CreateChildFile {i} answered {response.status}: {body[:300]!r}")
+        connection.close()
+        children_url = f"{parts.scheme}://{parts.netloc}{parts.path}/children?{parts.query}"
+        listing = json.loads(self.request("GET", children_url))
+        if len(listing["ChildFiles"]) != children_count:
+            raise BenchFailure(f"EnumerateChildren listed {len(listing['ChildFiles'])} of {children_count} files")
+        path = lambda url: urllib.parse.urlsplit(url).path + "?" + urllib.parse.urlsplit(url).query
+        return info, {
+            "CheckFileInfo": ([path(file_url)], ""),
+            "GetLock": ([path(u) for u in lock_files], "GET_LOCK"),
+            "Lock→Refresh→Unlock": ([path(u) for u in lock_files], "LOCK,REFRESH_LOCK,UNLOCK"),
+            f"EnumerateChildren ({children_count})": ([path(children_url)], ""),
+        }
+
+
+def wrk(server, paths, ops, seconds, workdir):
+    """Runs wrk against `server`; returns req/s, p99 ms, host CPU µs per request and the request count."""
+    paths_file = os.path.join(workdir, "wrk-paths.txt")
+    with open(paths_file, "w") as f:
+        f.write("\n".join(paths) + "\n")
+    env = dict(os.environ, WOPI_PATHS=paths_file, WOPI_OPS=ops)
+    script = os.path.join(ROOT, "Benchmarks", "wrk", "wopi.lua")
+    pids = server.pids()
+    before = cpu_seconds(pids)
+    completed = subprocess.run(["wrk", "-t", str(CONNECTIONS), "-c", str(CONNECTIONS), "-d", f"{seconds}s",
+                                "--latency", "--timeout", "30s", "-s", script, server.url], env=env, text=True,
+                               capture_output=True)
+    out = completed.stdout + completed.stderr
+    cpu = cpu_seconds(pids) - before
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    errors = re.search(r"Socket errors: (.*)", out)
+    if requests == 0 or bad or errors:
+        raise BenchFailure(f"wrk on {server.name} {ops or 'GET'} {paths[0][:60]}: failures\n{out}")
+    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
+    value, unit = re.search(r"\s99%\s+([\d.]+)(us|ms|s)\b", out).groups()
+    p99 = float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
+    return {"rps": rate, "p99": p99, "cpu_us": cpu * 1e6 / requests, "requests": requests}
+
+
+def dd(source, target):
+    """MiB/s of dd copying `source` (in the page cache) to `target`, with one fdatasync at the end."""
+    start = time.time()
+    subprocess.run(["dd", f"if={source}", f"of={target}", "bs=1M", "conv=fdatasync"], check=True,
+                   capture_output=True)
+    seconds = time.time() - start
+    size = os.path.getsize(target)
+    os.remove(target)
+    return size / 1048576 / seconds
+
+
+def machine():
+    model = "unknown CPU"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as f:
+        memory = int(f.readline().split()[1]) / 1048576
+    return f"{os.cpu_count()} CPUs ({model}), {memory:.0f} GiB RAM, Linux {platform.release()}"
+
+
+def versions():
+    swift = run(["swift", "--version"]).strip().splitlines()[0] if shutil.which("swift") else "swift ?"
+    nginx = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip().replace("nginx version: ", "")
+    wrk_version = subprocess.run(["wrk", "-v"], capture_output=True, text=True).stdout.split("\n")[0].split(" Copyright")[0].strip()
+    commit = run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]).strip() if shutil.which("git") else "?"
+    return f"{swift}; {nginx}; {wrk_version}; WOPIKit {commit}"
+
+
+def table(header, rows):
+    widths = [max(len(str(row[i])) for row in [header] + rows) for i in range(len(header))]
+    line = lambda cells: "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
+    return "\n".join([line(header), "|" + "|".join("-" * (w + 2) for w in widths) + "|"] + [line(r) for r in rows])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--smoke", action="store_true", help="short run on the debug build; checks it works")
+    parser.add_argument("--seconds", type=int, help="wrk duration per scenario (default 10, smoke 1)")
+    parser.add_argument("--size-mib", type=int, action="append", help="GetFile/PutFile sizes (default 10, 1024)")
+    parser.add_argument("--children", type=int, help="files in the EnumerateChildren folder (default 1000)")
+    parser.add_argument("--bin", help="directory of the built executables (default: swift build --show-bin-path)")
+    parser.add_argument("--no-doc", action="store_true", help="do not write Docs/benchmarks.md")
+    options = parser.parse_args()
+    seconds = options.seconds or (1 if options.smoke else 10)
+    sizes = options.size_mib or ([1] if options.smoke else [10, 1024])
+    children_count = options.children or (50 if options.smoke else 1000)
+    configuration = "debug" if options.smoke else "release"
+    bin_dir = options.bin or run(["swift", "build", "-c", configuration, "--show-bin-path"], cwd=ROOT).strip()
+    for tool in ("wrk", "nginx", "dd"):
+        if not shutil.which(tool):
+            raise BenchFailure(f"{tool} is missing; run scripts/install-deps.sh --test")
+    for product in ("wopi-host", "wopikit-bench", "wopikit-hello"):
+        if not os.access(os.path.join(bin_dir, product), os.X_OK):
+            raise BenchFailure(f"{bin_dir}/{product} is missing; build it (swift build -c {configuration})")
+
+    workdir = tempfile.mkdtemp(prefix="wopikit-bench-")
+    os.chmod(workdir, 0o755)  # nginx's workers may run as another user
+    www = os.path.join(workdir, "www")
+    os.mkdir(www)
+    servers = []
+    results = {}  # (scenario, server) -> figures
+    try:
+        hosts = {}
+        scenarios = None
+        for storage in ("sqlite", "fs"):
+            host = Host(bin_dir, storage, workdir)
+            servers.append(host)
+            host.wait_listening()
+            info, scenarios_of_host = host.prepare(children_count)
+            hosts[storage] = (host, scenarios_of_host)
+            scenarios = list(scenarios_of_host)
+        with open(os.path.join(www, "checkfileinfo.json"), "wb") as f:
+            f.write(info)
+        hello = Server("hello-world", [os.path.join(bin_dir, "wopikit-hello"), "--body-size", str(len(info))])
+        servers.append(hello)
+        hello.wait_listening()
+        nginx = Nginx(www, workdir)
+        servers.append(nginx)
+        nginx.wait_listening()
+
+        for scenario in scenarios:
+            results[(scenario, "hello-world")] = wrk(hello, ["/checkfileinfo.json"], "", seconds, workdir)
+            if scenario == "CheckFileInfo":
+                results[(scenario, "nginx")] = wrk(nginx, ["/checkfileinfo.json"], "", seconds, workdir)
+            for storage, (host, paths) in hosts.items():
+                results[(scenario, f"wopi-host {storage}")] = wrk(host, *paths[scenario], seconds, workdir)
+                print(f"{scenario:28} {storage:7} {results[(scenario, f'wopi-host {storage}')]}", flush=True)
+        for host, _ in hosts.values():
+            host.stop()
+
+        bench = os.path.join(bin_dir, "wopikit-bench")
+        size_args = [arg for size in sizes for arg in ("--size-mib", str(size))]
+        run([bench, "--write-patterns", www] + size_args)
+        transfers_file = os.path.join(workdir, "transfers.jsonl")
+        # wopikit-bench exits 1 when a 1 GiB transfer passes its peak-RSS line, after writing its results:
+        # the run goes on and reports it.
+        transfer_run = subprocess.run(
+            [bench, "--host-binary", os.path.join(bin_dir, "wopi-host"), "--reference-url", nginx.url,
+             "--storage", "sqlite", "--storage", "fs", "--json", transfers_file] + size_args,
+            env=dict(os.environ, TMPDIR=workdir), stderr=subprocess.PIPE, text=True)
+        if transfer_run.returncode != 0 and not os.path.exists(transfers_file):
+            raise BenchFailure(f"wopikit-bench failed:\n{transfer_run.stderr}")
+        transfer_problem = transfer_run.stderr.strip().splitlines()[-1] if transfer_run.returncode else None
+        with open(transfers_file) as f:
+            transfers = [json.loads(line) for line in f if line.strip()]
+        dd_rates = {size: dd(os.path.join(www, f"pattern-{size}MiB.bin"), os.path.join(workdir, "dd.out"))
+                    for size in sizes}
+    finally:
+        for server in servers:
+            server.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    request_rows = []
+    for scenario in scenarios:
+        ceiling = results[(scenario, "hello-world")]["rps"]
+        for name in ("hello-world", "nginx", "wopi-host sqlite", "wopi-host fs"):
+            figures = results.get((scenario, name))
+            if figures:
+                request_rows.append([scenario, name, f"{figures['rps']:.0f}", f"{figures['rps'] / ceiling:.2f}×",
+                                     f"{figures['p99']:.2f}", f"{figures['cpu_us']:.0f}"])
+    transfer_rows = []
+    for size in sizes:
+        reference = next(t for t in transfers if t["storage"] == "reference" and t["size"] == size << 20)
+        transfer_rows.append(["nginx", f"{size} MiB", f"{reference['getMiBps']:.0f}", "1.00×", "", "", "", ""])
+        transfer_rows.append(["dd", f"{size} MiB", "", "", f"{dd_rates[size]:.0f}", "1.00×", "", ""])
+        for t in transfers:
+            if t["storage"] != "reference" and t["size"] == size << 20:
+                transfer_rows.append([
+                    f"wopi-host {t['storage']}", f"{size} MiB", f"{t['getMiBps']:.0f}",
+                    f"{t['getMiBps'] / reference['getMiBps']:.2f}×", f"{t['putMiBps']:.0f}",
+                    f"{t['putMiBps'] / dd_rates[size]:.2f}×", f"{t['putPeakRSS'] / 1048576:.0f}",
+                    f"{t['getPeakRSS'] / 1048576:.0f}"])
+    build = "release" if "/release" in os.path.realpath(bin_dir) else "debug"
+    mode = f"smoke run ({build} build; figures not meaningful)" if options.smoke else f"{build} build"
+    report = "\n".join([
+        f"### {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {mode}",
+        "",
+        f"Machine: {machine()}. Versions: {versions()}.",
+        f"wrk: {CONNECTIONS} threads × 1 connection, {seconds} s per scenario; host CPU = utime+stime of the "
+        "server's processes / requests.",
+        "",
+        table(["scenario", "server", "req/s", "× hello", "p99 ms", "CPU µs/req"], request_rows),
+        "",
+        table(["server", "size", "GetFile MiB/s", "× nginx", "PutFile MiB/s", "× dd", "Put peak RSS MiB",
+               "Get peak RSS MiB"], transfer_rows),
+        "",
+    ] + ([f"**wopikit-bench failed its check**: {transfer_problem}", ""] if transfer_problem else []))
+    print("\n" + report)
+    if not options.smoke and not options.no_doc:
+        with open(DOC) as f:
+            doc = f.read()
+        if MARKER not in doc:
+            raise BenchFailure(f"{DOC} lacks the line {MARKER}")
+        with open(DOC, "w") as f:
+            f.write(doc.replace(MARKER, MARKER + "\n\n" + report, 1))
+        print(f"prepended to {DOC}")
+    if transfer_problem:
+        raise BenchFailure(f"wopikit-bench: {transfer_problem}")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except (BenchFailure, subprocess.CalledProcessError) as error:
+        detail = getattr(error, "stderr", None) or ""
+        print(f"bench: {error}\n{detail}", file=sys.stderr)
+        sys.exit(1)
