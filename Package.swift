@@ -412,7 +412,7 @@ let package = Package(
         .testTarget(
             name: "AllocationTests",
             dependencies: [
-                "CMallocCounter", "WOPIServer", "SQLiteStorage", "SQLiteServerStores",
+                "CMallocCounter", "WOPIServer", "WOPIStorage", "SQLiteStorage", "SQLiteServerStores",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),

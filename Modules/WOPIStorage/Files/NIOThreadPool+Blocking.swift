@@ -6,7 +6,8 @@ extension NIOThreadPool {
     /// A ``POSIXFailure`` thrown by `body` becomes a ``StorageError`` that names `what`; other errors pass through.
     ///
     /// - Throws: ``StorageError/Code/io`` when the pool is shut down.
-    package func runBlocking<T: Sendable>(_ what: @autoclosure () -> String, _ body: @escaping @Sendable () throws -> T) async throws
+    package func runBlocking<T: Sendable>(_ what: @autoclosure () -> String, _ body: @escaping @Sendable () throws -> T)
+        async throws
         -> T
     {
         do {
