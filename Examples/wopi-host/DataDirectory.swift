@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import SQLiteServerStores
 import SQLiteStorage
+import ServiceLifecycle
 import WOPIAuthorizationServer
 import WOPIServer
 import WOPIStorage
@@ -35,6 +36,8 @@ struct DataDirectory {
         let locks: any LockStore
         let users: any UserDirectory
         let oauth: any OAuthStore
+        /// The background services the storage needs while a host serves (SQLite's garbage collector).
+        var maintenance: (Logger) -> [any Service] = { _ in [] }
     }
 
     struct Settings: Codable {
@@ -76,9 +79,11 @@ struct DataDirectory {
         switch settings.storage {
         case .sqlite:
             let database = try SQLiteDatabase(path: url.appendingPathComponent("wopi.sqlite").path)
+            let storage = try SQLiteStorage(database: database)
             return Stores(
-                storage: try SQLiteStorage(database: database), locks: try SQLiteLockStore(database: database),
-                users: try SQLiteUserDirectory(database: database), oauth: try SQLiteOAuthStore(database: database))
+                storage: storage, locks: try SQLiteLockStore(database: database),
+                users: try SQLiteUserDirectory(database: database), oauth: try SQLiteOAuthStore(database: database),
+                maintenance: { logger in [SQLiteGarbageCollector(storage: storage, logger: logger)] })
         case .fs:
             return Stores(
                 storage: try FileSystemStorage(root: url.appendingPathComponent("files")), locks: InMemoryLockStore(),

@@ -4,7 +4,6 @@ import Hummingbird
 import HummingbirdTLS
 import Logging
 import NIOCore
-import SQLiteStorage
 import ServiceLifecycle
 import UnixSignals
 import WOPIAuthorizationServer
@@ -99,10 +98,7 @@ struct ServeCommand: AsyncParsableCommand {
             },
             logger: logger)
 
-        var services: [any Service] = [app]
-        if let sqlite = storage as? SQLiteStorage {
-            services.append(GarbageCollectionService(storage: sqlite, logger: logger))
-        }
+        let services: [any Service] = [app] + stores.maintenance(logger)
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         defer { directory.clearServerURL() }

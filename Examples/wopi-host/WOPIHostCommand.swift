@@ -8,8 +8,7 @@ struct WOPIHostCommand: AsyncParsableCommand {
         abstract: "An example WOPI host for Microsoft Office, built on WOPIKit.",
         subcommands: [
             ServeCommand.self, UserCommand.self, ClientCommand.self, ImportCommand.self, TokenCommand.self,
-            MountCommand.self,
-        ])
+        ] + mountSubcommands)
 }
 
 /// Options every subcommand shares.

@@ -26,8 +26,8 @@ struct WOPICommand: AsyncParsableCommand {
         subcommands: [
             LoginCommand.self, LogoutCommand.self, ListCommand.self, StatCommand.self, GetCommand.self,
             PutCommand.self, LockCommand.self, UnlockCommand.self, MkdirCommand.self, MoveCommand.self,
-            RemoveCommand.self, OpenURLCommand.self, MountCommand.self,
-        ])
+            RemoveCommand.self, OpenURLCommand.self,
+        ] + mountSubcommands)
 
     /// Parses, runs, and exits with the code the failure calls for (see the discussion above).
     static func main() async {
