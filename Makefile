@@ -2,8 +2,11 @@
 DATA ?= ./wopi-data
 PORT ?= 8080
 SWIFT ?= swift
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 2
+NICE ?= nice -n 15
 
-.PHONY: run test build lint format deps test-deps
+.PHONY: run test build lint format deps test-deps fuzz fuzz-smoke fuzz-build test-asan test-tsan
 
 ## make run: build and start the example host on its default storage (seeds a demo user on first start).
 run: deps
@@ -11,21 +14,46 @@ run: deps
 	$$($(SWIFT) build -c release --show-bin-path)/wopi-host serve --data $(DATA) --port $(PORT)
 
 ## make test: lint, build everything and run every test. The real-mount FUSE suites run in a test process of
-## their own: a child that another test spawns must never inherit a descriptor open on a test mount.
+## their own: a child that another test spawns must never inherit a descriptor open on a test mount. Then a short
+## pass of every fuzz target.
 test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip FUSEMountTests
 	$(SWIFT) test --skip-build --filter FUSEMountTests
+	$(MAKE) fuzz-smoke
+
+## make fuzz: each libFuzzer target (Fuzz/) for FUZZ_SECONDS from its seed corpus; see Docs/fuzzing-and-sanitizers.md.
+fuzz: fuzz-build
+	Fuzz/fuzz.sh $(FUZZ_SECONDS)
+
+fuzz-smoke: fuzz-build
+	Fuzz/fuzz.sh $(FUZZ_SMOKE_SECONDS)
+
+fuzz-build:
+	$(SWIFT) build --package-path Fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address \
+		-Xswiftc -parse-as-library
+
+## make test-asan / test-tsan: the suite under AddressSanitizer / ThreadSanitizer, each in a scratch path of its own
+## (full builds: they run niced).
+test-asan: test-deps
+	$(NICE) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --skip FUSEMountTests
+	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter FUSEMountTests
+
+test-tsan: test-deps
+	$(NICE) $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip FUSEMountTests
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter FUSEMountTests
 
 build: deps
 	$(SWIFT) build --build-tests
 
 lint:
-	$(SWIFT) format lint --strict --recursive --parallel Package.swift Modules Plugins Examples Benchmarks Tests
+	$(SWIFT) format lint --strict --recursive --parallel Package.swift Modules Plugins Examples Benchmarks Tests Fuzz
 	scripts/check-imports.py
 
 format:
-	$(SWIFT) format --in-place --recursive --parallel Package.swift Modules Plugins Examples Benchmarks Tests
+	$(SWIFT) format --in-place --recursive --parallel Package.swift Modules Plugins Examples Benchmarks Tests Fuzz
 
 deps:
 	scripts/install-deps.sh
