@@ -2,23 +2,28 @@
 DATA ?= ./wopi-data
 PORT ?= 8080
 SWIFT ?= swift
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 2
+NICE ?= nice -n 15
 
-.PHONY: run test build lint format deps test-deps bench bench-smoke
+.PHONY: run test build lint format deps test-deps bench bench-smoke fuzz fuzz-smoke fuzz-build test-asan test-tsan docs
 
 ## make run: build and start the example host on its default storage (seeds a demo user on first start).
 run: deps
 	$(SWIFT) build -c release --product wopi-host
 	$$($(SWIFT) build -c release --show-bin-path)/wopi-host serve --demo --data $(DATA) --port $(PORT)
 
-## make test: lint, build everything and run every test, then the benchmark suite's smoke run. The real-mount
-## FUSE suites run in a test process of their own: a child that another test spawns must never inherit a
-## descriptor open on a test mount. So do the allocation counts, which see the whole process.
+## make test: lint, build everything and run every test, then the benchmark suite's smoke run and a short pass of
+## every fuzz target. The real-mount FUSE suites run in a test process of their own: a child that another test
+## spawns must never inherit a descriptor open on a test mount. So do the allocation counts, which see the whole
+## process.
 test: test-deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip FUSEMountTests --skip AllocationTests
 	$(SWIFT) test --skip-build --filter FUSEMountTests
 	$(SWIFT) test --skip-build --filter AllocationTests
 	$(MAKE) bench-smoke
+	$(MAKE) fuzz-smoke
 
 ## make bench: the benchmark suite on the release build (Docs/benchmarks.md); prints the table and prepends
 ## it to Docs/benchmarks.md. About 10 minutes after the build.
@@ -33,15 +38,40 @@ bench: test-deps
 bench-smoke:
 	scripts/bench.py --smoke --bin $$($(SWIFT) build --show-bin-path)
 
+## make fuzz: each libFuzzer target (Fuzz/) for FUZZ_SECONDS from its seed corpus; see Docs/fuzzing-and-sanitizers.md.
+fuzz: fuzz-build
+	Fuzz/fuzz.sh $(FUZZ_SECONDS)
+
+fuzz-smoke: fuzz-build
+	Fuzz/fuzz.sh $(FUZZ_SMOKE_SECONDS)
+
+fuzz-build:
+	$(SWIFT) build --package-path Fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address
+
+## make test-asan / test-tsan: the suite under AddressSanitizer / ThreadSanitizer, each in a scratch path of its own
+## (full builds: they run niced).
+## LeakSanitizer is off here: at exit, every child process (wopi, wopi-host, the browser stand-ins) reports what its
+## still-running threads and tasks hold (NIO's thread pool, libcurl, XCTest); the fuzz targets check leaks per input.
+test-asan: export ASAN_OPTIONS = detect_leaks=0
+test-asan: test-deps
+	$(NICE) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --skip FUSEMountTests
+	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter FUSEMountTests
+
+test-tsan: test-deps
+	$(NICE) $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip FUSEMountTests
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter FUSEMountTests
+
 build: deps
 	$(SWIFT) build --build-tests
 
 lint:
-	$(SWIFT) format lint --strict --recursive --parallel Package.swift Modules Plugins Examples Benchmarks Tests
+	$(SWIFT) format lint --strict --recursive --parallel Package.swift Modules Plugins Examples Benchmarks Tests Fuzz
 	scripts/check-imports.py
 
 format:
-	$(SWIFT) format --in-place --recursive --parallel Package.swift Modules Plugins Examples Benchmarks Tests
+	$(SWIFT) format --in-place --recursive --parallel Package.swift Modules Plugins Examples Benchmarks Tests Fuzz
 
 deps:
 	scripts/install-deps.sh

@@ -16,9 +16,12 @@ public enum DotNetTicks {
         return unixEpoch + Int64(seconds) * perSecond + fraction
     }
 
-    /// The moment of a tick count.
+    /// The moment of a tick count; any `Int64` (an `X-WOPI-TimeStamp` is outside input), counts before year 1
+    /// included.
     public static func date(fromTicks ticks: Int64) -> Date {
-        let sinceEpoch = ticks - unixEpoch
+        // Below Int64.min + unixEpoch the subtraction would trap; such a count is long before any real request.
+        let (sinceEpoch, overflow) = ticks.subtractingReportingOverflow(unixEpoch)
+        guard !overflow else { return .distantPast }
         let seconds = sinceEpoch / perSecond
         let remainder = sinceEpoch % perSecond
         return Date(timeIntervalSince1970: Double(seconds) + Double(remainder) / Double(perSecond))

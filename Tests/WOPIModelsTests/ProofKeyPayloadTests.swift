@@ -23,6 +23,16 @@ import WOPIModels
         #expect(payload.bytes.count == 4 + 1 + 4 + "HTTPS://H/É".utf8.count + 4 + 8)
     }
 
+    /// Fuzzing regression (`Fuzz/Corpus/proof-key/regression-ticks-overflow`): a time stamp below
+    /// `Int64.min + unixEpoch` trapped in the subtraction, so one `X-WOPI-TimeStamp` header stopped the host.
+    @Test func anyTickCountIsAMoment() {
+        #expect(DotNetTicks.date(fromTicks: .min) == .distantPast)
+        #expect(DotNetTicks.date(fromTicks: -9_000_000_000_000_000_000) == .distantPast)
+        #expect(DotNetTicks.date(fromTicks: .max) > Date(timeIntervalSince1970: 2e11))
+        let justInRange = Int64.min + DotNetTicks.unixEpoch
+        #expect(DotNetTicks.date(fromTicks: justInRange) < Date(timeIntervalSince1970: -9e11))
+    }
+
     @Test func convertsTicks() {
         #expect(DotNetTicks.unixEpoch == 621_355_968_000_000_000)
         #expect(DotNetTicks.ticks(from: Date(timeIntervalSince1970: 0)) == DotNetTicks.unixEpoch)

@@ -90,6 +90,22 @@ struct ProofKeyVectors: Decodable {
         }
     }
 
+    /// Fuzzing regression (`Fuzz/Corpus/proof-key/regression-ticks-overflow`): an `X-WOPI-TimeStamp` below
+    /// `Int64.min + 621355968000000000` trapped while converting ticks, stopping the host on one request.
+    @Test func extremeTimestampsAreRejectedNotFatal() throws {
+        let vectors = try Self.vectors.get()
+        let validator = try ProofKeyValidator(discovery: vectors.keys.discovery)
+        let vector = try #require(vectors.cases.first)
+        for stamp in [Int64.min, -9_000_000_000_000_000_000] {
+            var request = Self.request(vector)
+            request.timeStamp = String(stamp)
+            #expect(isRejected(validator.validate(request, now: Self.at(vector.timestamp)), .timestampTooOld))
+        }
+        var request = Self.request(vector)
+        request.timeStamp = String(Int64.max)
+        #expect(isRejected(validator.validate(request, now: Self.at(vector.timestamp)), .timestampInFuture))
+    }
+
     @Test func tokenBytesAreTheLiteralQueryCharacters() throws {
         let vectors = try Self.vectors.get()
         let validator = try ProofKeyValidator(discovery: vectors.keys.discovery)
