@@ -7,15 +7,9 @@ import WOPIServer
 /// the files, locks and OAuth records of a small deployment, and every process sharing the file sees a user the
 /// moment another adds it.
 ///
-/// ```sql
-/// -- users.v1
-/// CREATE TABLE users (
-///   id TEXT PRIMARY KEY NOT NULL,        -- the WOPI user ID
-///   sign_in_name TEXT NOT NULL,
-///   display_name TEXT NOT NULL,
-///   password_hash TEXT,                  -- a PasswordHasher hash; NULL for users who cannot sign in
-///   user_info TEXT);                     -- PutUserInfo's value
-/// ```
+/// One row per user in the `users` table of the `users.v1` migration in ``schema`` (its one definition): the
+/// WOPI user ID, sign-in and display names, a `PasswordHasher` hash (NULL for users who cannot sign in), and
+/// the value of PutUserInfo.
 public final class SQLiteUserDirectory: UserDirectory {
     /// The tables of the user directory.
     public static let schema: SQLiteSchema = {
