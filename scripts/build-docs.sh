@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation of every library product of Package.swift with the toolchain's own `docc`:
+#   .build/docs/<Target>.doccarchive   (open with `docc preview`, or serve the folder)
+#
+# Symbol graphs come from `swift package dump-symbol-graph`, which reuses the debug build of `make build` /
+# `make test`. Each target's catalog is `Modules/<Target>/<Target>.docc` or `Plugins/<Target>/<Target>.docc`;
+# the guides of Docs/ that a catalog links as <doc:name> are copied into it at build time, so Docs/*.md stays the
+# one source of every guide (readable on GitHub) and DocC renders the same pages.
+#
+# Fails when a catalog page (landing page, article, copied guide) has any warning, such as an unresolved symbol
+# link. Warnings in source documentation comments are counted and listed; DOCS_STRICT=1 fails on them too
+# (`docc --warnings-as-errors`).
+#
+# Environment: SWIFT (default swift), DOCC (default docc), DOCS_OUTPUT (default .build/docs), DOCS_STRICT (0).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift_cmd="${SWIFT:-swift}"
+docc_cmd="${DOCC:-docc}"
+output="${DOCS_OUTPUT:-.build/docs}"
+strict="${DOCS_STRICT:-0}"
+
+command -v "$docc_cmd" >/dev/null || { echo "error: '$docc_cmd' not found; it ships with the Swift toolchain (or set DOCC)" >&2; exit 2; }
+
+echo "== symbol graphs (swift package dump-symbol-graph)"
+dump_log=$("$swift_cmd" package dump-symbol-graph --minimum-access-level public --emit-extension-block-symbols 2>&1) || {
+  echo "$dump_log" >&2; exit 1; }
+graphs=$(echo "$dump_log" | sed -n 's/^Files written to //p' | tail -1)
+[ -d "$graphs" ] || { echo "$dump_log" >&2; echo "error: no symbol graph directory in the output above" >&2; exit 1; }
+
+# The targets of the library products, in manifest order (every product of this package has one target).
+mapfile -t targets < <(grep -o '\.library(name: "[^"]*", targets: \["[^"]*"\]' Package.swift | sed 's/.*targets: \["\([^"]*\)"\]/\1/')
+[ ${#targets[@]} -gt 0 ] || { echo "error: no library products found in Package.swift" >&2; exit 1; }
+
+rm -rf "$output" && mkdir -p "$output/.work"
+catalog_failures=0
+source_warnings=0
+for target in "${targets[@]}"; do
+  work="$output/.work/$target"
+  mkdir -p "$work/graphs"
+  cp "$graphs/$target.symbols.json" "$work/graphs/"
+  cp "$graphs/$target@"*.symbols.json "$work/graphs/" 2>/dev/null || true
+
+  arguments=()
+  catalog=$(ls -d "Modules/$target/$target.docc" "Plugins/$target/$target.docc" 2>/dev/null | head -1 || true)
+  if [ -n "$catalog" ]; then
+    cp -R "$catalog" "$work/$target.docc"
+    guides=$( (grep -ho '<doc:[A-Za-z0-9_-]*>' "$catalog"/*.md || true) | sed 's/<doc:\(.*\)>/\1/' | sort -u)
+    for guide in $guides; do
+      if [ -f "Docs/$guide.md" ] && [ ! -e "$catalog/$guide.md" ]; then
+        # Links between guides copied into the same catalog become DocC links; others stay as they are.
+        sed_links=()
+        for other in $guides; do sed_links+=(-e "s/](${other}\.md)/](doc:${other})/g"); done
+        sed "${sed_links[@]}" "Docs/$guide.md" > "$work/$target.docc/$guide.md"
+      fi
+    done
+    arguments+=("$work/$target.docc")
+  else
+    echo "note: $target has no catalog (Modules/$target/$target.docc); its reference has no landing page"
+  fi
+  [ "$strict" = 1 ] && arguments+=(--warnings-as-errors)
+
+  echo "== $target"
+  status=0
+  "$docc_cmd" convert "${arguments[@]}" \
+    --additional-symbol-graph-dir "$work/graphs" \
+    --fallback-display-name "$target" --fallback-bundle-identifier "org.wopikit.$target" \
+    --output-path "$output/$target.doccarchive" > "$work/docc.log" 2>&1 || status=$?
+
+  # A warning is followed by ` --> PATH:LINE…`: a .md path is a catalog page, anything else a source comment.
+  counts=$(awk '/^warning: /{w=$0; next} w && /-->/{ if ($0 ~ /\.md:[0-9]/) c++; else s++; if ($0 ~ /\.md:[0-9]/ || v) print w " (" $2 ")" > "/dev/stderr"; w=""} END{print c+0, s+0}' \
+    v="${DOCS_VERBOSE:-0}" "$work/docc.log" 2> "$work/warnings.txt")
+  read -r in_catalog in_source <<< "$counts"
+  sed 's/^/  /' "$work/warnings.txt"
+  echo "  $in_catalog catalog warnings, $in_source source-comment warnings"
+  if [ "$status" -ne 0 ] || [ "$in_catalog" -gt 0 ]; then
+    [ "$status" -ne 0 ] && tail -20 "$work/docc.log" | sed 's/^/  /'
+    catalog_failures=$((catalog_failures + 1))
+  fi
+  source_warnings=$((source_warnings + in_source))
+done
+
+echo "== ${#targets[@]} archives in $output; $source_warnings warnings in source documentation comments" \
+  "(DOCS_VERBOSE=1 lists them, DOCS_STRICT=1 fails on them)"
+if [ "$catalog_failures" -gt 0 ]; then
+  echo "error: $catalog_failures targets have catalog warnings or failed; fix the pages listed above" >&2
+  exit 1
+fi
