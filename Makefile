@@ -29,6 +29,7 @@ docs: deps
 
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Package.swift Modules Plugins Examples Benchmarks Tests
+	scripts/check-imports.py
 
 format:
 	$(SWIFT) format --in-place --recursive --parallel Package.swift Modules Plugins Examples Benchmarks Tests

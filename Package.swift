@@ -7,6 +7,40 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// For targets that declare what they re-export: imports are internal unless marked `public`/`package`, and a
+/// member is visible only where its module is imported.
+let strictImports: [SwiftSetting] = [
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+/// The optional integrations, each behind a package trait (all on by default). A consumer that needs only the core
+/// (`WOPIModels`, `WOPIStorage`, `WOPIServer`, `WOPIClient`, `WOPIOAuth`, ...) depends on WOPIKit with `traits: []`
+/// and then resolves neither Hummingbird, nor GRDB, nor ArgumentParser.
+let traits: Set<Trait> = [
+    .trait(
+        name: "HummingbirdAdapter",
+        description: "The Hummingbird 2 adapter (WOPIServerHummingbird): mounts the host on a Hummingbird router."),
+    .trait(name: "SQLite", description: "The SQLite plugins (SQLiteStorage, SQLiteServerStores), on GRDB."),
+    .trait(
+        name: "Examples", description: "The example programs (wopi-host, wopi, the benchmarks), on ArgumentParser.",
+        enabledTraits: ["HummingbirdAdapter", "SQLite"]),
+    .default(enabledTraits: ["HummingbirdAdapter", "SQLite", "Examples"]),
+]
+
+extension Target.Dependency {
+    /// A Hummingbird product, resolved only with the `HummingbirdAdapter` trait.
+    static func hummingbird(_ name: String = "Hummingbird") -> Target.Dependency {
+        .product(name: name, package: "hummingbird", condition: .when(traits: ["HummingbirdAdapter"]))
+    }
+    /// GRDB, resolved only with the `SQLite` trait.
+    static let grdb = Target.Dependency.product(
+        name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"]))
+    /// ArgumentParser, resolved only with the `Examples` trait.
+    static let argumentParser = Target.Dependency.product(
+        name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Examples"]))
+}
+
 let package = Package(
     name: "WOPIKit",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -16,6 +50,8 @@ let package = Package(
         .library(name: "WOPIStorageConformance", targets: ["WOPIStorageConformance"]),
         .library(name: "WOPIServer", targets: ["WOPIServer"]),
         .library(name: "WOPIServerHummingbird", targets: ["WOPIServerHummingbird"]),
+        .library(name: "WOPIOAuthCore", targets: ["WOPIOAuthCore"]),
+        .library(name: "WOPIAuthorizationServer", targets: ["WOPIAuthorizationServer"]),
         .library(name: "WOPIOAuth", targets: ["WOPIOAuth"]),
         .library(name: "FileSystemStorage", targets: ["FileSystemStorage"]),
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
@@ -23,8 +59,10 @@ let package = Package(
         .library(name: "FUSEMount", targets: ["FUSEMount"]),
         .executable(name: "wopi-host", targets: ["wopi-host"]),
         .library(name: "WOPIClient", targets: ["WOPIClient"]),
+        .library(name: "WOPIClientOAuth", targets: ["WOPIClientOAuth"]),
         .executable(name: "wopi", targets: ["wopi"]),
     ],
+    traits: traits,
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
@@ -73,10 +111,33 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "WOPIOAuthCore",
+            dependencies: ["WOPIModels", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Modules/WOPIOAuthCore",
+            swiftSettings: swiftSettings + strictImports
+        ),
+        .target(
+            name: "WOPIAuthorizationServer",
+            dependencies: [
+                "WOPIStorage",
+                "WOPIModels",
+                "WOPIOAuthCore",
+                "WOPIServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Modules/WOPIAuthorizationServer",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "WOPIServerHummingbird",
             dependencies: [
+                "WOPIStorage", .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 "WOPIServer",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .hummingbird(),
             ],
             path: "Modules/WOPIServerHummingbird",
             swiftSettings: swiftSettings
@@ -85,6 +146,7 @@ let package = Package(
             name: "WOPIOAuth",
             dependencies: [
                 "WOPIModels",
+                "WOPIOAuthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -109,6 +171,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        .target(
+            name: "WOPIClientOAuth",
+            dependencies: ["WOPIClient", "WOPIOAuth"],
+            path: "Modules/WOPIClientOAuth",
+            swiftSettings: swiftSettings + strictImports
+        ),
+
         // MARK: Plugins
         .target(
             name: "FileSystemStorage",
@@ -125,7 +194,7 @@ let package = Package(
             name: "SQLiteStorage",
             dependencies: [
                 "WOPIStorage",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .grdb,
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -136,8 +205,8 @@ let package = Package(
         .target(
             name: "SQLiteServerStores",
             dependencies: [
-                "SQLiteStorage", "WOPIServer",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "SQLiteStorage", "WOPIServer", "WOPIAuthorizationServer",
+                .grdb,
             ],
             path: "Plugins/SQLiteServerStores",
             swiftSettings: swiftSettings
@@ -171,16 +240,18 @@ let package = Package(
         .executableTarget(
             name: "wopi-host",
             dependencies: [
+                "WOPIStorage", .product(name: "NIOCore", package: "swift-nio"),
                 "WOPIModels",
                 "WOPIServer",
+                "WOPIAuthorizationServer",
                 "WOPIServerHummingbird",
                 "FileSystemStorage",
                 "SQLiteStorage",
                 "SQLiteServerStores",
                 "FUSEMount",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .hummingbird(),
+                .hummingbird("HummingbirdTLS"),
+                .argumentParser,
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -193,11 +264,12 @@ let package = Package(
             name: "wopi",
             dependencies: [
                 "WOPIClient",
+                "WOPIClientOAuth",
                 "WOPIOAuth",
                 "WOPIModels",
                 "WOPIStorage",
                 "FUSEMount",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .argumentParser,
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Examples/wopi",
@@ -211,7 +283,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .argumentParser,
             ],
             path: "Benchmarks/wopikit-bench",
             swiftSettings: swiftSettings
@@ -221,7 +293,7 @@ let package = Package(
         .target(
             name: "WOPITestSupport",
             dependencies: [
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -239,13 +311,16 @@ let package = Package(
         ),
         .testTarget(
             name: "WOPIStorageTests",
-            dependencies: ["WOPIStorage", "WOPIStorageConformance"],
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"), "WOPIStorage", "WOPIStorageConformance",
+            ],
             path: "Tests/WOPIStorageTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FileSystemStorageTests",
             dependencies: [
+                "WOPIStorage", .product(name: "NIOCore", package: "swift-nio"),
                 "WOPITestSupport", "FileSystemStorage", "WOPIStorageConformance",
             ],
             path: "Tests/FileSystemStorageTests",
@@ -254,8 +329,9 @@ let package = Package(
         .testTarget(
             name: "SQLiteStorageTests",
             dependencies: [
+                "WOPIStorage", .product(name: "Logging", package: "swift-log"),
                 "SQLiteStorage", "WOPIStorageConformance",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                .grdb,
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/SQLiteStorageTests",
@@ -263,7 +339,10 @@ let package = Package(
         ),
         .testTarget(
             name: "WOPIOAuthTests",
-            dependencies: ["WOPIOAuth", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                "WOPIOAuth", "WOPIOAuthCore", "WOPIModels", .hummingbird(),
+            ],
             path: "Tests/WOPIOAuthTests",
             swiftSettings: swiftSettings
         ),
@@ -281,11 +360,12 @@ let package = Package(
         .testTarget(
             name: "OAuthServerTests",
             dependencies: [
+                "SQLiteStorage", "WOPIStorage", .product(name: "Logging", package: "swift-log"),
                 "SQLiteServerStores",
                 "WOPITestSupport",
-                "WOPIServer", "WOPIServerHummingbird",
+                "WOPIServer", "WOPIAuthorizationServer", "WOPIServerHummingbird", "WOPIModels",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -297,10 +377,13 @@ let package = Package(
         .testTarget(
             name: "WOPIServerTests",
             dependencies: [
+                "WOPIModels", "WOPIStorage", .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 "WOPITestSupport",
                 "WOPIServer", "WOPIServerHummingbird", "FileSystemStorage", "wopi-host",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Hummingbird", package: "hummingbird"),
+                .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -313,9 +396,13 @@ let package = Package(
         .testTarget(
             name: "WOPIClientTests",
             dependencies: [
+                "WOPIModels", "WOPIStorage", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 "WOPITestSupport",
-                "WOPIClient", "WOPIStorageConformance", "WOPIServer", "WOPIServerHummingbird", "wopi-host", "wopi",
-                .product(name: "Hummingbird", package: "hummingbird"),
+                "WOPIClient", "WOPIStorageConformance", "WOPIServer", "WOPIAuthorizationServer",
+                "WOPIServerHummingbird",
+                "wopi-host", "wopi",
+                .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],

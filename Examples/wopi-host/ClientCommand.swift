@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WOPIAuthorizationServer
 import WOPIServer
 
 /// `wopi-host client add ID --redirect-uri URI… (--secret-stdin | --public)`: registers OAuth clients.

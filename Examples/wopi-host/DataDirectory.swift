@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import SQLiteServerStores
 import SQLiteStorage
+import WOPIAuthorizationServer
 import WOPIServer
 import WOPIStorage
 

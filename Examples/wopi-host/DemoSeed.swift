@@ -1,4 +1,5 @@
 import Foundation
+import WOPIAuthorizationServer
 import WOPIServer
 import WOPIStorage
 

@@ -25,16 +25,10 @@ struct ImportCommand: AsyncParsableCommand {
         let target = destPath ?? source.lastPathComponent
         var segments = target.split(separator: "/").map(String.init)
         guard let name = segments.popLast() else { throw ValidationFailure("DEST_PATH needs a file name.") }
-        var folder = try await storage.rootContainer(forUser: user).id
-        for segment in segments {
-            switch try await storage.child(named: segment, in: folder) {
-            case .container(let existing)?: folder = existing.id
-            case .file?: throw ValidationFailure("\(segment) in \(target) is a file, not a folder.")
-            case nil: folder = try await storage.createContainer(named: segment, in: folder).id
-            }
-        }
+        let root = try await storage.rootContainer(forUser: user).id
+        let folder = try await storage.createContainers(atPath: segments.joined(separator: "/"), under: root)
         let file = try await storage.createFile(
-            named: name, in: folder, content: try .contentsOfFile(at: source), overwrite: overwrite)
+            named: name, in: folder.id, content: try .contentsOfFile(at: source), overwrite: overwrite)
         print("imported \(target) (\(file.size) bytes, id \(file.id))")
     }
 }

@@ -7,6 +7,7 @@ import NIOCore
 import SQLiteStorage
 import ServiceLifecycle
 import UnixSignals
+import WOPIAuthorizationServer
 import WOPIModels
 import WOPIServer
 import WOPIServerHummingbird
@@ -70,7 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
 
         let router = Router()
         WOPIRoutes.add(to: router, host: wopi)
-        OAuthRoutes.add(to: router, server: oauth)
+        WOPIRoutes.add(to: router, endpoints: oauth)
         router.get("health") { _, _ in "ok" }
 
         let bindHost = host

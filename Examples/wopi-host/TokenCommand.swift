@@ -34,8 +34,7 @@ struct TokenCommand: AsyncParsableCommand {
         let token = try directory.tokenSigner().mint(
             AccessToken(userID: user, resource: .file(target.id), expiresAt: expiresAt))
         let output = TokenOutput(
-            wopiSrc: base.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + WOPIHostConfiguration().wopiPath
-                + "/files/\(target.id)",
+            wopiSrc: WOPIURLs(publicURL: base, configuration: WOPIHostConfiguration()).file(target.id),
             accessToken: token, accessTokenTTL: EpochMilliseconds.from(expiresAt))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

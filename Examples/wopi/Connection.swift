@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import WOPIClient
+import WOPIClientOAuth
 import WOPIOAuth
 
 /// A command's connection to its place: the WOPI client signed in through the saved OAuth tokens, and the

@@ -59,7 +59,7 @@ public struct AppToAppSignInRequest: Sendable, Hashable {
 
     /// The authorize parameters as a query string (everything but `action`), for forwarding to your sign-in page.
     public var authorizeQuery: String {
-        PercentEncoding.encodeQuery(parameters.filter { $0.name.lowercased() != "action" }.map { ($0.name, $0.value) })
+        PercentEncoding.encodePairs(parameters.filter { $0.name.lowercased() != "action" }.map { ($0.name, $0.value) })
     }
 
     /// Reads the "To" URL Office opened on iOS. Accepts `contoso:a=1&…` as in the docs, and also `contoso://?a=1`
@@ -98,7 +98,7 @@ public struct AppToAppSignInRequest: Sendable, Hashable {
     }
 
     private init(scheme: String?, query: String, expectedUserID: String?, format: String) throws(WOPIFormatError) {
-        guard let pairs = PercentEncoding.decodeQuery(query) else {
+        guard let pairs = PercentEncoding.decodePairs(query) else {
             throw WOPIFormatError(
                 .invalidValue, format: format,
                 "A parameter has a '%' that is not followed by two "
@@ -117,6 +117,6 @@ public struct AppToAppSignInRequest: Sendable, Hashable {
 
     /// The iOS "To" URL for these parameters (for tests and for a client playing Office's part).
     public func iOSURL(scheme: String) -> String {
-        scheme + ":" + PercentEncoding.encodeQuery(parameters.map { ($0.name, $0.value) })
+        scheme + ":" + PercentEncoding.encodePairs(parameters.map { ($0.name, $0.value) })
     }
 }

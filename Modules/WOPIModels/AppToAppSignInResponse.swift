@@ -57,7 +57,7 @@ public struct AppToAppSignInResponse: Sendable, Hashable {
     /// The query string (`code=…&tk=…&sc=…`, or `error=…&error_description=…`), plus `state` and `action` when
     /// set; on Android leave `action` unset.
     public var queryString: String {
-        PercentEncoding.encodeQuery(pairs)
+        PercentEncoding.encodePairs(pairs)
     }
 
     /// The iOS "Back" URL: `<scheme>:<query string>`.
@@ -74,7 +74,7 @@ public struct AppToAppSignInResponse: Sendable, Hashable {
         if let colon = query.firstIndex(of: ":"), !query[..<colon].contains("=") {
             query = query[query.index(after: colon)...]
         }
-        guard let pairs = PercentEncoding.decodeQuery(String(query)) else {
+        guard let pairs = PercentEncoding.decodePairs(query) else {
             throw WOPIFormatError(
                 .invalidValue, format: format,
                 "A parameter has a '%' that is not followed by two "

@@ -7,7 +7,11 @@ import Foundation
 /// So the `|` delimiters survive any value, a plain `https://` WOPISrc stays readable (as in Microsoft's
 /// example), and a decoder that reads `+` as a space cannot corrupt a name.
 enum OfficeURLFields {
-    static let allowed = PercentEncoding.unreserved.union(CharacterSet(charactersIn: ":/?@!$'()*,;=&"))
+    /// Whether a byte stays unescaped in a value.
+    static func isAllowed(_ byte: UInt8) -> Bool {
+        PercentEncoding.isUnreserved(byte) || extraAllowed.contains(byte)
+    }
+    private static let extraAllowed = Set(":/?@!$'()*,;=&".utf8)
 
     /// The key of the document context, which is always written last.
     static let contextKey = "c"
@@ -30,7 +34,7 @@ enum OfficeURLFields {
     }
 
     static func encode(_ value: String) -> String {
-        PercentEncoding.encode(value, allowing: allowed)
+        PercentEncoding.encode(value, allowing: isAllowed)
     }
 
     /// Builds `<scheme>:<mode>|k|v|…`, encoding every value.

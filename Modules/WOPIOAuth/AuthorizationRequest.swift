@@ -1,4 +1,5 @@
 import Foundation
+import WOPIModels
 
 /// One authorization code request (RFC 6749 §4.1.1) with PKCE (RFC 7636) and a fresh `state`.
 ///
@@ -86,7 +87,7 @@ public struct AuthorizationRequest: Sendable {
     public var url: URL {
         var base = configuration.authorizationEndpoint.absoluteString
         if let hash = base.firstIndex(of: "#") { base = String(base[..<hash]) }
-        let query = FormEncoding.encode(parameters.map { ($0.name, $0.value) })
+        let query = PercentEncoding.encodePairs(parameters.map { ($0.name, $0.value) })
         let separator = base.contains("?") ? (base.hasSuffix("?") || base.hasSuffix("&") ? "" : "&") : "?"
         // Every component is percent-encoded, so the result always parses.
         return URL(string: base + separator + query)!

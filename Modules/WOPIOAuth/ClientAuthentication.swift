@@ -1,4 +1,5 @@
 import Foundation
+import WOPIModels
 
 /// How the client authenticates to the token endpoint (RFC 6749 §2.3).
 ///
@@ -27,7 +28,7 @@ public enum ClientAuthentication: Sendable, Hashable {
         case .none:
             form.append(("client_id", clientID))
         case .clientSecretBasic(let secret):
-            let credentials = "\(FormEncoding.escape(clientID)):\(FormEncoding.escape(secret))"
+            let credentials = "\(PercentEncoding.encode(clientID)):\(PercentEncoding.encode(secret))"
             headers["Authorization"] = "Basic \(Data(credentials.utf8).base64EncodedString())"
         case .clientSecretPost(let secret):
             form.append(("client_id", clientID))

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WOPIModels
 
 #if canImport(Darwin)
     import Darwin

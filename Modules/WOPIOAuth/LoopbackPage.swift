@@ -1,4 +1,5 @@
 import NIOHTTP1
+import WOPIModels
 
 /// The small HTML page the loopback receiver answers the browser with.
 struct LoopbackPage: Sendable {
@@ -31,25 +32,10 @@ struct LoopbackPage: Sendable {
     var html: String {
         """
         <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8"><title>\(Self.escape(title))</title>
+        <html lang="en"><head><meta charset="utf-8"><title>\(HTMLEscaping.escape(title))</title>
         <meta name="viewport" content="width=device-width, initial-scale=1"></head>
-        <body style="font-family: system-ui, sans-serif; margin: 3em;"><p>\(Self.escape(message))</p></body></html>
+        <body style="font-family: system-ui, sans-serif; margin: 3em;"><p>\(HTMLEscaping.escape(message))</p></body></html>
 
         """
-    }
-
-    static func escape(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WOPIOAuthCore
 
 /// What a client needs to know about itself and its authorization server.
 ///

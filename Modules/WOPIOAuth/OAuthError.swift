@@ -1,3 +1,5 @@
+import WOPIOAuthCore
+
 /// An error from the OAuth 2.0 client: one the server reported (RFC 6749 §4.1.2.1 and §5.2) or one found on this side
 /// (a forged redirect, a broken response, a network failure, a timeout).
 ///
@@ -8,29 +10,30 @@ public struct OAuthError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private let rawValue: String
         private init(_ rawValue: String) { self.rawValue = rawValue }
+        private init(_ wireCode: OAuthErrorCode) { self.rawValue = wireCode.rawValue }
 
         // MARK: Reported by the server (RFC 6749)
 
         /// `invalid_request`: a parameter is missing, repeated, or malformed.
-        public static let invalidRequest = Code("invalid_request")
+        public static let invalidRequest = Code(OAuthErrorCode.invalidRequest)
         /// `invalid_client`: the client is unknown or its authentication failed.
-        public static let invalidClient = Code("invalid_client")
+        public static let invalidClient = Code(OAuthErrorCode.invalidClient)
         /// `invalid_grant`: the code or refresh token is invalid, expired, revoked or was already used.
-        public static let invalidGrant = Code("invalid_grant")
+        public static let invalidGrant = Code(OAuthErrorCode.invalidGrant)
         /// `unauthorized_client`: the client may not use this grant type.
-        public static let unauthorizedClient = Code("unauthorized_client")
+        public static let unauthorizedClient = Code(OAuthErrorCode.unauthorizedClient)
         /// `unsupported_grant_type`: the server does not support this grant type.
-        public static let unsupportedGrantType = Code("unsupported_grant_type")
+        public static let unsupportedGrantType = Code(OAuthErrorCode.unsupportedGrantType)
         /// `invalid_scope`: the requested scope is invalid, unknown or exceeds what was granted.
-        public static let invalidScope = Code("invalid_scope")
+        public static let invalidScope = Code(OAuthErrorCode.invalidScope)
         /// `access_denied`: the user or the server declined the authorization request.
-        public static let accessDenied = Code("access_denied")
+        public static let accessDenied = Code(OAuthErrorCode.accessDenied)
         /// `unsupported_response_type`: the server does not issue codes with this method.
-        public static let unsupportedResponseType = Code("unsupported_response_type")
+        public static let unsupportedResponseType = Code(OAuthErrorCode.unsupportedResponseType)
         /// `server_error`: the authorization server failed.
-        public static let serverError = Code("server_error")
+        public static let serverError = Code(OAuthErrorCode.serverError)
         /// `temporarily_unavailable`: the authorization server is overloaded or in maintenance.
-        public static let temporarilyUnavailable = Code("temporarily_unavailable")
+        public static let temporarilyUnavailable = Code(OAuthErrorCode.temporarilyUnavailable)
         /// The server reported an error code this client does not know; see ``OAuthError/serverErrorCode``.
         public static let unrecognizedServerError = Code("unrecognized_server_error")
 

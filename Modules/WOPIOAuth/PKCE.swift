@@ -1,4 +1,5 @@
-import Crypto
+import WOPIModels
+import WOPIOAuthCore
 
 /// A Proof Key for Code Exchange (RFC 7636) pair, always with the `S256` method.
 ///
@@ -11,7 +12,7 @@ import Crypto
 /// ```
 public struct PKCE: Sendable, Hashable {
     /// The `code_challenge_method` value this type always uses.
-    public static let method = "S256"
+    public static let method = PKCES256.method
 
     /// The secret `code_verifier`: 43 to 128 unreserved characters.
     public let verifier: String
@@ -56,22 +57,12 @@ public struct PKCE: Sendable, Hashable {
 
     /// Computes the `S256` challenge of a verifier: `BASE64URL(SHA256(ASCII(verifier)))`.
     public static func challenge(for verifier: String) -> String {
-        Base64URL.encode(SHA256.hash(data: Array(verifier.utf8)))
+        PKCES256.challenge(for: verifier)
     }
 
     /// Whether a string is a valid `code_verifier` (RFC 7636 §4.1).
     public static func isValidVerifier(_ verifier: String) -> Bool {
-        (43...128).contains(verifier.utf8.count)
-            && verifier.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                    UInt8(ascii: "~"):
-                    true
-                default:
-                    false
-                }
-            }
+        PKCES256.isWellFormed(verifier)
     }
 }
 

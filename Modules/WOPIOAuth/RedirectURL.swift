@@ -1,4 +1,5 @@
 import Foundation
+import WOPIModels
 
 /// A redirect URL handed to the app (custom scheme, claimed https, or loopback), split into its parameters.
 ///
@@ -26,7 +27,7 @@ public struct RedirectURL: Sendable, Hashable {
         } else {
             query = ""
         }
-        guard let pairs = FormEncoding.decode(query) else {
+        guard let pairs = PercentEncoding.decodePairs(query) else {
             throw OAuthError(
                 .invalidResponse, "The redirect URL has a malformed query; start the sign-in again.")
         }

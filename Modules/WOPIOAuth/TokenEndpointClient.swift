@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WOPIModels
 
 /// Talks to the token endpoint: redeems authorization codes (RFC 6749 §4.1.3 with the PKCE verifier) and refreshes
 /// tokens (RFC 6749 §6), mapping §5.2 error responses to ``OAuthError``.
@@ -104,7 +105,7 @@ public struct TokenEndpointClient: Sendable {
                 "client_auth": "\(configuration.clientAuthentication.methodName)",
             ])
         let request = OAuthHTTPRequest(
-            method: "POST", url: endpoint, headers: headers, body: Data(FormEncoding.encode(form).utf8))
+            method: "POST", url: endpoint, headers: headers, body: Data(PercentEncoding.encodePairs(form).utf8))
         return try await transport.perform(request)
     }
 

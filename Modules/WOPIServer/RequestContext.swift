@@ -8,15 +8,15 @@ struct RequestContext: Sendable {
     var token: AccessToken
     /// The calling user.
     var user: WOPIUser
-    /// The WOPI root URL, for example `https://wopi.example.com/wopi`.
-    var wopiRoot: String
+    /// The host's WOPI URLs as this request reached them.
+    var urls: WOPIURLs
 
     /// The WOPISrc of a file (no token).
-    func fileSrc(_ id: ItemID) -> String { "\(wopiRoot)/files/\(id)" }
+    func fileSrc(_ id: ItemID) -> String { urls.file(id) }
     /// The WOPI URL of a container (no token).
-    func containerSrc(_ id: ItemID) -> String { "\(wopiRoot)/containers/\(id)" }
+    func containerSrc(_ id: ItemID) -> String { urls.container(id) }
     /// The ecosystem URL (no token).
-    var ecosystemSrc: String { "\(wopiRoot)/ecosystem" }
+    var ecosystemSrc: String { urls.ecosystem }
 
     /// `url` with a token for `resource` appended. Tokens traded from this request's token keep its expiry
     /// (digest §2.3), so a leaked token cannot be renewed by walking the tree.
@@ -33,10 +33,10 @@ struct RequestContext: Sendable {
 }
 
 extension WOPIHost {
-    /// The WOPI root URL for a request: the configured public URL, or the request's own origin.
-    func wopiRoot(for request: WOPIRequest) -> String {
+    /// The WOPI URLs for a request: below the configured public URL, or the request's own origin.
+    func urls(for request: WOPIRequest) -> WOPIURLs {
         let base = configuration.publicURL ?? request.origin(defaultScheme: configuration.scheme) ?? "http://localhost"
-        return base.trimmingSuffix("/") + configuration.wopiPath
+        return WOPIURLs(publicURL: base, configuration: configuration)
     }
 
     /// Verifies the request's access token (401 when missing, malformed, tampered or expired).
@@ -63,7 +63,7 @@ extension WOPIHost {
         guard let user = try await users.user(token.userID) else {
             throw WOPIHTTPError.unauthorized("The access token's user no longer exists.")
         }
-        let context = RequestContext(token: token, user: user, wopiRoot: wopiRoot(for: request))
+        let context = RequestContext(token: token, user: user, urls: urls(for: request))
         switch resource {
         case .file(let id), .container(let id):
             let item = try await storage.item(id)

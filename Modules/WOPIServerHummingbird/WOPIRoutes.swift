@@ -4,14 +4,15 @@ import NIOCore
 import WOPIServer
 import WOPIStorage
 
-/// Mounts a ``WOPIHost`` on a Hummingbird router.
+/// Mounts a ``WOPIHost``, and any ``HTTPEndpoints`` such as the OAuth authorization server, on a Hummingbird router.
 ///
-/// The host core knows nothing of Hummingbird; these routes translate requests and responses and stream bodies
-/// in both directions (`request.body` is never collected).
+/// The core knows nothing of Hummingbird; these routes translate requests and responses and stream bodies in both
+/// directions (`request.body` is never collected).
 ///
 /// ```swift
 /// let router = Router()
 /// WOPIRoutes.add(to: router, host: host)
+/// WOPIRoutes.add(to: router, endpoints: oauth)   // an OAuthAuthorizationServer, if you run one
 /// let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 8080)))
 /// try await app.runService()
 /// ```
@@ -23,6 +24,18 @@ public enum WOPIRoutes {
             for method in [HTTPRequest.Method.get, .post] {
                 router.on(path, method: method) { request, _ in
                     await host.handle(WOPIRequest(request)).hummingbirdResponse
+                }
+            }
+        }
+    }
+
+    /// Adds every path of `endpoints` for `GET` and `POST`; the endpoints answer 405 to a method they do not take.
+    public static func add<Context: RequestContext>(to router: Router<Context>, endpoints: some HTTPEndpoints) {
+        for path in endpoints.paths {
+            let routerPath = RouterPath(String(path.drop(while: { $0 == "/" })))
+            for method in [HTTPRequest.Method.get, .post] {
+                router.on(routerPath, method: method) { request, _ in
+                    await endpoints.handle(WOPIRequest(request)).hummingbirdResponse
                 }
             }
         }

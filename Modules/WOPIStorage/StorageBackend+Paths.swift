@@ -18,6 +18,37 @@ extension StorageBackend {
         return current
     }
 
+    /// The container at a slash-separated path below `container`, creating every missing one (`mkdir -p`).
+    ///
+    /// Two callers racing to create the same folder both succeed: a name taken meanwhile is looked up again.
+    /// - Throws: ``StorageError/Code/notFound`` when a segment names a file, ``StorageError/Code/invalidName`` for a
+    ///   segment the backend refuses (`.`, `..`, names breaking its rules).
+    @discardableResult
+    public func createContainers(atPath path: String, under container: ItemID) async throws -> ContainerMetadata {
+        guard case .container(var current) = try await item(container) else {
+            throw StorageError(.notFound, "\(container) is a file, not a folder.")
+        }
+        for segment in path.split(separator: "/", omittingEmptySubsequences: true).map(String.init) {
+            try StorageName.validate(segment)
+            switch try await child(named: segment, in: current.id) {
+            case .container(let existing)?:
+                current = existing
+            case .file?:
+                throw StorageError(.notFound, "\"\(segment)\" in \"\(path)\" is a file, not a folder.")
+            case nil:
+                do {
+                    current = try await createContainer(named: segment, in: current.id)
+                } catch let error as StorageError where error.code == .nameConflict {
+                    guard case .container(let existing)? = try await child(named: segment, in: current.id) else {
+                        throw error
+                    }
+                    current = existing
+                }
+            }
+        }
+        return current
+    }
+
     /// The slash-separated path of an item below its user's root, for example `Reports/Q4.xlsx`.
     public func path(of id: ItemID) async throws -> String {
         let names = try await ancestors(of: id).dropFirst().map(\.name) + [try await item(id).name]

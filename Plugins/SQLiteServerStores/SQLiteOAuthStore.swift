@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SQLiteStorage
+import WOPIAuthorizationServer
 import WOPIServer
 
 /// An ``WOPIServer/OAuthStore`` in a ``SQLiteStorage/SQLiteDatabase``: OAuth clients, authorization codes and

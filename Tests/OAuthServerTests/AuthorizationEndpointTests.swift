@@ -16,6 +16,31 @@ struct AuthorizationEndpointTests {
             [("redirect_uri", "https://localhost")],
         ])
     func errorPage(_ query: [(String, String)]) async throws {
+        try await expectErrorPage(query)
+    }
+
+    @Test(
+        "a GET that repeats client_id or redirect_uri, or has a malformed query, gets an error page (RFC 6749 §3.1)",
+        arguments: [
+            [("client_id", "office"), ("client_id", "native"), ("redirect_uri", "https://localhost")],
+            [("client_id", "office"), ("redirect_uri", "https://localhost"), ("redirect_uri", "https://localhost")],
+        ])
+    func repeatedParameterOnGet(_ query: [(String, String)]) async throws {
+        try await expectErrorPage(query)
+    }
+
+    @Test("a GET whose query has a malformed escape gets an error page, not a page for the pairs that decoded")
+    func malformedQueryOnGet() async throws {
+        try await LiveAuthServer.run { live in
+            let reply = try await Web.get(
+                live.authorizeURL + "?response_type=code&client_id=office&redirect_uri=https%3A%2F%2Flocalhost&x=%ZZ")
+            #expect(reply.status == 400)
+            #expect(reply.text.contains("id=\"error\""))
+            #expect(!reply.text.contains("<form"))
+        }
+    }
+
+    private func expectErrorPage(_ query: [(String, String)]) async throws {
         try await LiveAuthServer.run { live in
             let reply = try await live.openSignIn(query.map { ($0.0, $0.1) } + [("response_type", "code")])
             #expect(reply.status == 400)

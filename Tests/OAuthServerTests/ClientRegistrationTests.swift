@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WOPIAuthorizationServer
 import WOPIServer
 
 @Suite("Client registration")

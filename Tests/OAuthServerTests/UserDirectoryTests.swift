@@ -2,6 +2,7 @@ import Foundation
 import SQLiteServerStores
 import SQLiteStorage
 import Testing
+import WOPIAuthorizationServer
 import WOPIServer
 import WOPITestSupport
 

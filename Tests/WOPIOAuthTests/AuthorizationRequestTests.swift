@@ -48,15 +48,4 @@ struct AuthorizationRequestTests {
         let request = AuthorizationRequest(configuration: configuration, redirectURI: URL(string: "app:/cb")!)
         #expect(!request.url.absoluteString.contains("scope="))
     }
-
-    @Test func formEncodingRoundTrips() throws {
-        let pairs = [("a b", "c+d&e=f"), ("ünï", "%/?#"), ("empty", "")]
-        let encoded = FormEncoding.encode(pairs)
-        #expect(!encoded.contains(" "))
-        let decoded = try #require(FormEncoding.decode(Substring(encoded)))
-        #expect(decoded.map(\.0) == pairs.map(\.0))
-        #expect(decoded.map(\.1) == pairs.map(\.1))
-        #expect(FormEncoding.decode("a=%ZZ") == nil)
-        #expect(FormEncoding.decode("a=x+y")?.first?.1 == "x y")
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WOPIOAuth
+import WOPIOAuthCore
 
 @Suite("Native app sign-in against a real authorization server")
 struct NativeAppAuthorizerTests {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import WOPIModels
 import WOPIStorage
 
 /// A request to the WOPI host, independent of any web framework.
@@ -8,10 +9,13 @@ import WOPIStorage
 public struct WOPIRequest: Sendable {
     /// The HTTP method.
     public var method: HTTPRequest.Method
+    /// The request target exactly as sent: the path and query, still percent-encoded (for example
+    /// `/wopi/files/abc?access_token=…`). Proof-key signatures cover it byte for byte.
+    public var target: String
     /// The path, percent-decoded, without the query (for example `/wopi/files/abc`).
     public var path: String
-    /// The query parameters, percent-decoded; the first value wins when a name repeats.
-    public var query: [String: String]
+    /// The query: every pair, in order, repeats kept.
+    public var query: WOPIQuery
     /// The request headers.
     public var headers: HTTPFields
     /// The body, streamed.
@@ -24,14 +28,12 @@ public struct WOPIRequest: Sendable {
     /// Creates a request from a swift-http-types head and a body.
     public init(head: HTTPRequest, body: ByteStream = .empty) {
         let target = head.path ?? "/"
-        let components = URLComponents(string: target)
+        let mark = target.firstIndex(of: "?") ?? target.endIndex
+        let rawPath = target[..<mark]
         self.method = head.method
-        self.path = components?.percentEncodedPath.removingPercentEncoding ?? target
-        var query: [String: String] = [:]
-        for item in components?.queryItems ?? [] where query[item.name] == nil {
-            query[item.name] = item.value ?? ""
-        }
-        self.query = query
+        self.target = target
+        self.path = PercentEncoding.decode(rawPath) ?? String(rawPath)
+        self.query = WOPIQuery(encoded: mark < target.endIndex ? target[target.index(after: mark)...] : "")
         self.headers = head.headerFields
         self.body = body
         // HTTP/1.1's Host header arrives as the authority.
@@ -43,6 +45,12 @@ public struct WOPIRequest: Sendable {
     /// wins over `defaultScheme` (the scheme the host itself serves).
     public func origin(defaultScheme: String) -> String? {
         authority.map { "\(forwardedProto ?? defaultScheme)://\($0)" }
+    }
+
+    /// The full URL the client called, for proof-key checks: `origin` (the public scheme and authority, see
+    /// ``origin(defaultScheme:)``) followed by ``target`` as sent.
+    public func url(origin: String) -> String {
+        origin.trimmingSuffix("/") + target
     }
 
     /// The value of a header by name, `nil` when absent.

@@ -28,7 +28,7 @@ extension WOPIHost {
         let expiresAt = now().addingTimeInterval(configuration.accessTokenLifetime)
         let context = RequestContext(
             token: AccessToken(userID: user.id, resource: .ecosystem, expiresAt: expiresAt), user: user,
-            wopiRoot: wopiRoot(for: request))
+            urls: urls(for: request))
         var response = BootstrapResponse(
             bootstrap: BootstrapInfo(
                 ecosystemURL: context.withToken(context.ecosystemSrc, for: .ecosystem, signer: tokens),

@@ -55,10 +55,6 @@ public struct ProofKeyRequest: Sendable, Hashable {
     private func rawQueryValue(_ name: String) -> String? {
         guard let mark = url.firstIndex(of: "?") else { return nil }
         let query = url[url.index(after: mark)...].prefix { $0 != "#" }
-        for item in query.split(separator: "&") {
-            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            if parts[0].lowercased() == name { return parts.count > 1 ? String(parts[1]) : "" }
-        }
-        return nil
+        return PercentEncoding.splitPairs(query).first { $0.name.lowercased() == name }.map { String($0.value) }
     }
 }

@@ -5,11 +5,17 @@ import Foundation
 /// Reads load the whole file, so a process sees another's change at once. ``update(_:)`` takes an exclusive
 /// `flock` on a companion `.lock` file, changes the current value, writes a temporary file (mode 0600) and renames
 /// it over the original: readers never see a half-written file and two writers never lose each other's changes.
-struct SharedJSONFile<Value: Codable>: Sendable {
+package struct SharedJSONFile<Value: Codable>: Sendable {
     /// The JSON file.
-    let url: URL
+    package let url: URL
     /// The value of a file that does not exist yet.
-    let initial: @Sendable () -> Value
+    package let initial: @Sendable () -> Value
+
+    /// Shares the JSON value at `url`; `initial` is its value while the file does not exist.
+    package init(url: URL, initial: @escaping @Sendable () -> Value) {
+        self.url = url
+        self.initial = initial
+    }
 
     private static var decoder: JSONDecoder {
         let decoder = JSONDecoder()
@@ -25,13 +31,13 @@ struct SharedJSONFile<Value: Codable>: Sendable {
     }
 
     /// The current value.
-    func read() throws -> Value {
+    package func read() throws -> Value {
         guard FileManager.default.fileExists(atPath: url.path) else { return initial() }
         return try Self.decoder.decode(Value.self, from: Data(contentsOf: url))
     }
 
     /// Runs `change` on the current value under the exclusive lock and writes the result back.
-    func update<T>(_ change: (inout Value) throws -> T) throws -> T {
+    package func update<T>(_ change: (inout Value) throws -> T) throws -> T {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let fd = open(url.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }

@@ -25,7 +25,7 @@ public struct AccessTokenSigner: Sendable {
     public func mint(_ claims: AccessToken) -> String {
         let payload = Self.encode(claims)
         let mac = HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: key)
-        return Base64URL.encode(Data(payload.utf8)) + "." + Base64URL.encode(Data(mac))
+        return Base64URL.encode(payload.utf8) + "." + Base64URL.encode(mac)
     }
 
     /// Why a token was refused.
@@ -46,7 +46,9 @@ public struct AccessTokenSigner: Sendable {
         else { throw .invalid }
         // Constant-time comparison of the MAC.
         guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: payload, using: key) else { throw .invalid }
-        guard let text = String(data: payload, encoding: .utf8), let claims = Self.decode(text) else { throw .invalid }
+        guard let text = String(validating: payload, as: UTF8.self), let claims = Self.decode(text) else {
+            throw .invalid
+        }
         guard claims.expiresAt > now else { throw .expired }
         return claims
     }
@@ -77,24 +79,5 @@ public struct AccessTokenSigner: Sendable {
         default: return nil
         }
         return AccessToken(userID: fields[1], resource: resource, expiresAt: EpochMilliseconds.date(millis))
-    }
-}
-
-/// Base64url without padding (RFC 4648 §5).
-enum Base64URL {
-    static func encode(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decode(_ text: String) -> Data? {
-        guard text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-            return nil
-        }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        // Refuse non-canonical text (unused bits set in the last character): one token, one spelling.
-        guard let data = Data(base64Encoded: base64), encode(data) == text else { return nil }
-        return data
     }
 }

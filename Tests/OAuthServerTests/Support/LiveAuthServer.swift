@@ -4,6 +4,7 @@ import Hummingbird
 import Logging
 import ServiceLifecycle
 import Synchronization
+import WOPIAuthorizationServer
 import WOPIServer
 import WOPIServerHummingbird
 import WOPIStorage
@@ -65,7 +66,7 @@ struct LiveAuthServer: Sendable {
             bootstrapper: BootstrapperConfiguration(verifier: server), logger: logger, now: { clock.now() })
         let router = Router()
         WOPIRoutes.add(to: router, host: host)
-        OAuthRoutes.add(to: router, server: server)
+        WOPIRoutes.add(to: router, endpoints: server)
         router.get("callback") { _, _ in "signed in" }
         router.get("favicon.ico") { _, _ in Response(status: .noContent) }
         return try await LoopbackServer.run(router, logger: logger) { baseURL in

@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import Logging
 import Synchronization
+import WOPIModels
+import WOPIOAuthCore
 
 @testable import WOPIOAuth
 

@@ -1,0 +1,151 @@
+import Foundation
+import HTTPTypes
+import WOPIModels
+import WOPIOAuthCore
+import WOPIServer
+
+extension OAuthAuthorizationServer {
+    /// `GET /oauth2/authorize`: validates the request and shows the sign-in page.
+    func showSignIn(_ request: WOPIRequest) async throws -> WOPIResponse {
+        guard request.query.isWellFormed else {
+            return AuthorizationPage.response(
+                AuthorizationPage.error(
+                    "The sign-in link is malformed. Start the sign-in again from the app.", configuration: configuration
+                ),
+                status: .badRequest)
+        }
+        switch try await AuthorizationRequest.validate(
+            OAuthParameters(request.query), store: store, configuration: configuration)
+        {
+        case .failure(let failure):
+            return respond(to: failure, issuer: issuer(for: request))
+        case .success(let authorization):
+            return signInPage(authorization, request: request, message: nil, username: nil, status: .ok)
+        }
+    }
+
+    /// `POST /oauth2/authorize`: checks the form's anti-forgery token and the password, then redirects with a code.
+    func signIn(_ request: WOPIRequest) async throws -> WOPIResponse {
+        let issuer = issuer(for: request)
+        guard let form = try await OAuthParameters.form(of: request) else {
+            return AuthorizationPage.response(
+                AuthorizationPage.error("The sign-in form was not sent correctly.", configuration: configuration),
+                status: .badRequest)
+        }
+        let authorization: AuthorizationRequest
+        switch try await AuthorizationRequest.validate(form, store: store, configuration: configuration) {
+        case .failure(let failure): return respond(to: failure, issuer: issuer)
+        case .success(let valid): authorization = valid
+        }
+        guard let token = form["form_token"],
+            formTokens.verify(
+                token, parameters: authorization.carried, browserID: Self.browserID(of: request), now: now())
+        else {
+            logger.warning(
+                "Sign-in form refused: its anti-forgery token is missing, expired or altered",
+                metadata: ["client": "\(authorization.client.id)"])
+            return signInPage(
+                authorization, request: request,
+                message: "This sign-in page expired or was not opened from this site. Sign in again.", username: nil,
+                status: .badRequest)
+        }
+        let username = form["username"] ?? ""
+        guard let user = try await authenticate(username, password: form["password"] ?? "") else {
+            logger.info(
+                "Sign-in failed: wrong user name or password", metadata: ["client": "\(authorization.client.id)"])
+            return signInPage(
+                authorization, request: request, message: "The user name or password is incorrect.",
+                username: username, status: .ok)
+        }
+        let code = OAuthTokenHash.randomToken()
+        try await store.saveCode(
+            OAuthCodeRecord(
+                hash: OAuthTokenHash.hash(code), clientID: authorization.client.id, userID: user.id,
+                scope: authorization.scope, redirectURI: authorization.redirectURIParameter,
+                codeChallenge: authorization.codeChallenge, familyID: OAuthTokenHash.randomToken(),
+                expiresAt: now().addingTimeInterval(min(configuration.codeLifetime, 10 * 60))))
+        logger.info("User signed in", metadata: ["user": "\(user.id)", "client": "\(authorization.client.id)"])
+        var pairs = [(name: "code", value: code)]
+        if let state = authorization.state { pairs.append(("state", state)) }
+        pairs.append(("iss", issuer))
+        if let tk = configuration.tokenEndpointOverride { pairs.append(("tk", tk)) }
+        if let sc = configuration.sessionContext?(user, authorization.client) { pairs.append(("sc", sc)) }
+        return Self.redirect(to: authorization.redirectURI, pairs)
+    }
+
+    /// The user with this ID or sign-in name and password; `nil` otherwise, after the same work either way.
+    private func authenticate(_ username: String, password: String) async throws -> WOPIUser? {
+        let name = username.trimmingCharacters(in: .whitespaces)
+        var user: WOPIUser? = nil
+        if WOPIUser.isValidID(name) { user = try await users.user(name) }
+        if user == nil, !name.isEmpty {
+            user = try await users.allUsers().first { $0.signInName.caseInsensitiveCompare(name) == .orderedSame }
+        }
+        let matches = await verifySecret(password, against: user?.passwordHash)
+        return matches ? user : nil
+    }
+
+    /// The page for `authorization`, with a fresh form token and the browser-ID cookie.
+    private func signInPage(
+        _ authorization: AuthorizationRequest, request: WOPIRequest, message: String?, username: String?,
+        status: HTTPResponse.Status
+    ) -> WOPIResponse {
+        let browserID = Self.browserID(of: request) ?? AuthorizationFormToken.newBrowserID()
+        let token = formTokens.mint(
+            parameters: authorization.carried, browserID: browserID,
+            expiresAt: now().addingTimeInterval(configuration.formLifetime))
+        // The form posts to the endpoint's last path segment, relative to the page: it works behind a proxy that
+        // adds a path prefix, and the query is not sent again.
+        let action = String(configuration.authorizationPath.split(separator: "/").last ?? "authorize")
+        let html = AuthorizationPage.signIn(
+            authorization, formToken: token, formAction: action, message: message, username: username,
+            configuration: configuration)
+        let secure = issuer(for: request).hasPrefix("https:") ? "; Secure" : ""
+        let cookie =
+            "\(AuthorizationFormToken.cookieName)=\(browserID); Path=/; HttpOnly; SameSite=Strict; "
+            + "Max-Age=\(Int(configuration.formLifetime))\(secure)"
+        let target = AuthorizationPage.cspSource(forRedirectURI: authorization.redirectURI)
+        return AuthorizationPage.response(html, status: status, formAction: target.map { [$0] }, cookie: cookie)
+    }
+
+    /// An error page, or an error redirect once the redirect URI is known to be the client's.
+    private func respond(to failure: AuthorizationRequest.Failure, issuer: String) -> WOPIResponse {
+        switch failure {
+        case .page(let message):
+            logger.info("Authorization request refused with an error page", metadata: ["reason": "\(message)"])
+            return AuthorizationPage.response(
+                AuthorizationPage.error(message, configuration: configuration), status: .badRequest)
+        case .redirect(let error, let uri, let state):
+            logger.info("Authorization request refused", metadata: ["error": "\(error)"])
+            var pairs = [
+                (name: "error", value: error.code.rawValue), (name: "error_description", value: error.message),
+            ]
+            if let state { pairs.append(("state", state)) }
+            pairs.append(("iss", issuer))
+            return Self.redirect(to: uri, pairs)
+        }
+    }
+
+    private static func redirect(to uri: String, _ pairs: [(name: String, value: String)]) -> WOPIResponse {
+        var headers = HTTPFields()
+        headers[.location] = PercentEncoding.appendQuery(pairs, to: uri)
+        headers[.cacheControl] = "no-store"
+        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        return WOPIResponse(status: .found, headers: headers)
+    }
+
+    /// The browser ID from the request's cookie, if it is well-formed.
+    static func browserID(of request: WOPIRequest) -> String? {
+        for field in request.headers[fields: .cookie] {
+            for pair in field.value.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if parts.count == 2, parts[0] == AuthorizationFormToken.cookieName, parts[1].count == 43,
+                    PercentEncoding.isUnreserved(parts[1])
+                {
+                    return parts[1]
+                }
+            }
+        }
+        return nil
+    }
+}

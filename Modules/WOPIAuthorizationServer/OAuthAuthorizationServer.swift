@@ -1,0 +1,133 @@
+import Crypto
+import Foundation
+import HTTPTypes
+import Logging
+import NIOCore
+import WOPIModels
+import WOPIOAuthCore
+import WOPIServer
+
+/// An OAuth 2.0 authorization server for Office for iOS and Android (CSPP) and native apps, framework-neutral.
+///
+/// It implements the authorization code grant (RFC 6749) with PKCE S256 (RFC 7636, required for public clients),
+/// native-app redirect rules (RFC 8252), refresh-token rotation with reuse detection (RFC 9700), revocation
+/// (RFC 7009), server metadata (RFC 8414) and the `iss` response parameter (RFC 9207), plus Office's `tk=` and
+/// `sc=` redirect extras. Users sign in on a plain HTML page against the host's ``UserDirectory``. Codes and
+/// tokens are kept hashed in an ``OAuthStore``. It is the bootstrapper's ``OAuthAccessTokenVerifier``.
+///
+/// Endpoints (paths from ``Configuration``): `GET`/`POST /oauth2/authorize`, `POST /oauth2/token`,
+/// `POST /oauth2/revoke`, `GET /.well-known/oauth-authorization-server`. An adapter mounts them as
+/// ``HTTPEndpoints`` (`WOPIRoutes.add(to:endpoints:)` in `WOPIServerHummingbird`) and passes their requests to
+/// ``handle(_:)``. The WOPI core does not depend on this module: a provider with its own identity provider
+/// implements ``OAuthAccessTokenVerifier`` and does not link it.
+///
+/// ```swift
+/// let oauth = OAuthAuthorizationServer(store: FileOAuthStore(url: oauthFile), users: users)
+/// let host = WOPIHost(storage: storage, locks: locks, users: users, tokens: signer,
+///                     bootstrapper: BootstrapperConfiguration(verifier: oauth))
+/// ```
+public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpoints, Sendable {
+    /// Where clients, codes and tokens live.
+    public let store: any OAuthStore
+    /// The users who may sign in.
+    public let users: any UserDirectory
+    /// Behaviour settings.
+    public let configuration: Configuration
+    let formTokens: AuthorizationFormToken
+    let logger: Logger
+    let now: @Sendable () -> Date
+    /// A hash verified when the user or client is unknown, so that a miss costs as much time as a wrong password.
+    private let decoyHash: String
+
+    /// Creates a server.
+    ///
+    /// - Parameters:
+    ///   - store: where clients, codes and tokens live.
+    ///   - users: the users who may sign in.
+    ///   - now: the clock, for tests.
+    public init(
+        store: any OAuthStore, users: any UserDirectory, configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "wopikit.oauth"), now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.store = store
+        self.users = users
+        self.configuration = configuration
+        self.formTokens = AuthorizationFormToken(key: configuration.formKey ?? SymmetricKey(size: .bits256))
+        self.logger = logger
+        self.now = now
+        self.decoyHash = (try? configuration.passwordHasher.hash(OAuthTokenHash.randomToken())) ?? ""
+    }
+
+    /// The paths this server answers, for adapters that mount it.
+    public var paths: [String] {
+        [
+            configuration.authorizationPath, configuration.tokenPath, configuration.revocationPath,
+            configuration.metadataPath,
+        ]
+    }
+
+    /// Answers one request to an OAuth endpoint. Never throws: failures become OAuth error responses or pages.
+    public func handle(_ request: WOPIRequest) async -> WOPIResponse {
+        let path =
+            request.path.count > 1 && request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
+        do {
+            switch (path, request.method) {
+            case (configuration.authorizationPath, .get): return try await showSignIn(request)
+            case (configuration.authorizationPath, .post): return try await signIn(request)
+            case (configuration.tokenPath, .post): return try await issueToken(request)
+            case (configuration.revocationPath, .post): return try await revoke(request)
+            case (configuration.metadataPath, .get): return try metadata(request)
+            case (configuration.authorizationPath, _), (configuration.metadataPath, _):
+                return Self.methodNotAllowed("GET, POST")
+            case (configuration.tokenPath, _), (configuration.revocationPath, _):
+                return Self.methodNotAllowed("POST")
+            default:
+                return WOPIResponse(status: .notFound, body: .buffer(ByteBuffer(string: "No OAuth endpoint here.\n")))
+            }
+        } catch let error as OAuthProtocolError {
+            logger.info("OAuth request refused", metadata: ["path": "\(path)", "error": "\(error)"])
+            return error.response
+        } catch {
+            logger.error("OAuth request failed", metadata: ["path": "\(path)", "error": "\(error)"])
+            if path == configuration.authorizationPath {
+                return AuthorizationPage.response(
+                    AuthorizationPage.error("The server failed. Try again later.", configuration: configuration),
+                    status: .internalServerError)
+            }
+            return OAuthProtocolError(.serverError, "The server failed.", status: .internalServerError).response
+        }
+    }
+
+    /// The user an access token from this server was issued to; `nil` for an unknown, expired or revoked token.
+    public func userID(forAccessToken token: String) async throws -> String? {
+        guard let record = try await store.token(OAuthTokenHash.hash(token)), record.kind == .access,
+            record.expiresAt > now()
+        else { return nil }
+        return record.userID
+    }
+
+    // MARK: - Shared helpers
+
+    /// The issuer: the configured one, or the request's origin.
+    func issuer(for request: WOPIRequest) -> String {
+        var issuer = configuration.issuer ?? request.origin(defaultScheme: configuration.scheme) ?? "http://localhost"
+        while issuer.hasSuffix("/") { issuer.removeLast() }
+        return issuer
+    }
+
+    /// Verifies `secret` against `hash` (or the decoy hash) off the cooperative thread pool: scrypt is slow.
+    func verifySecret(_ secret: String, against hash: String?) async -> Bool {
+        let hasher = configuration.passwordHasher
+        let checked = hash ?? decoyHash
+        let matches = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: hasher.verify(secret, against: checked)) }
+        }
+        return matches && hash != nil
+    }
+
+    private static func methodNotAllowed(_ allowed: String) -> WOPIResponse {
+        var headers = HTTPFields()
+        headers[.allow] = allowed
+        return WOPIResponse(status: .methodNotAllowed, headers: headers)
+    }
+}

@@ -1,0 +1,82 @@
+/// Unpadded base64url (RFC 4648 §5), as WOPI access tokens, PKCE and OAuth `state` use it, and secure random
+/// strings in that alphabet.
+///
+/// The codec works on bytes with a lookup table: no Foundation round trip, no string replacement.
+package enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// The 6-bit value of each alphabet byte; 0xFF for every other byte.
+    private static let values: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
+        return table
+    }()
+
+    /// Encodes bytes as unpadded base64url.
+    package static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        let input = Array(bytes)
+        var output: [UInt8] = []
+        output.reserveCapacity((input.count * 4 + 2) / 3)
+        var index = 0
+        while index + 3 <= input.count {
+            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+            output.append(alphabet[Int(chunk >> 18 & 63)])
+            output.append(alphabet[Int(chunk >> 12 & 63)])
+            output.append(alphabet[Int(chunk >> 6 & 63)])
+            output.append(alphabet[Int(chunk & 63)])
+            index += 3
+        }
+        switch input.count - index {
+        case 1:
+            let chunk = UInt32(input[index]) << 16
+            output.append(alphabet[Int(chunk >> 18 & 63)])
+            output.append(alphabet[Int(chunk >> 12 & 63)])
+        case 2:
+            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+            output.append(alphabet[Int(chunk >> 18 & 63)])
+            output.append(alphabet[Int(chunk >> 12 & 63)])
+            output.append(alphabet[Int(chunk >> 6 & 63)])
+        default:
+            break
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Decodes unpadded base64url.
+    ///
+    /// Strict: padding, characters outside the alphabet, an impossible length, or unused bits set in the last
+    /// character (a second spelling of the same bytes) give `nil`, so one value has exactly one text.
+    package static func decode(_ text: some StringProtocol) -> [UInt8]? {
+        let input = text.utf8
+        let remainder = input.count % 4
+        guard remainder != 1 else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(input.count * 3 / 4)
+        var accumulator: UInt32 = 0
+        var bits = 0
+        for byte in input {
+            let value = values[Int(byte)]
+            guard value != 0xFF else { return nil }
+            accumulator = accumulator << 6 | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+            }
+        }
+        // Leftover bits (2 or 4) must be zero for the canonical spelling.
+        guard accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
+        return output
+    }
+
+    /// `count` bytes from the system's cryptographically secure generator.
+    package static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
+
+    /// The base64url text of `byteCount` secure random bytes (`8 × byteCount` bits of entropy).
+    package static func randomString(byteCount: Int) -> String {
+        encode(randomBytes(byteCount))
+    }
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""Fails when a target imports a module it does not declare as a dependency in Package.swift.
+
+A module reached only transitively builds today and breaks when a dependency changes its own dependencies, so every
+import is declared. Toolchain modules (Foundation, Testing, Glibc, ...) need no declaration. Run from the package root.
+"""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+TOOLCHAIN = {"Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "Testing", "XCTest",
+             "Glibc", "Musl", "Darwin", "Dispatch", "Synchronization", "_Concurrency", "os", "Android"}
+IMPORT = re.compile(r"\s*(?:@\w+(?:\([^)]*\))?\s+|public\s+|package\s+|internal\s+|private\s+|fileprivate\s+)*"
+                    r"import\s+(?:struct\s+|class\s+|enum\s+|protocol\s+|func\s+|var\s+|let\s+|typealias\s+)?"
+                    r"([A-Za-z_]\w*)")
+
+description = json.loads(subprocess.run(["swift", "package", "describe", "--type", "json"], check=True,
+                                        capture_output=True, text=True).stdout)
+modules = {t["name"]: t.get("c99name", t["name"].replace("-", "_")) for t in description["targets"]}
+failures = []
+for target in description["targets"]:
+    declared = {modules.get(d, d) for d in target.get("target_dependencies", [])}
+    declared |= set(target.get("product_dependencies", []))
+    declared.add(modules[target["name"]])
+    for path in sorted(glob.glob(os.path.join(target["path"], "**", "*.swift"), recursive=True)):
+        with open(path, encoding="utf-8") as source:
+            for number, line in enumerate(source, 1):
+                match = IMPORT.match(line)
+                if match and match.group(1) not in declared | TOOLCHAIN:
+                    failures.append(f"{path}:{number}: {target['name']} imports {match.group(1)}, "
+                                    f"which is not among its dependencies in Package.swift")
+print("\n".join(failures) or "every import is a declared dependency")
+sys.exit(1 if failures else 0)
