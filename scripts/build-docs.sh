@@ -2,30 +2,48 @@
 # Builds the DocC documentation of every library product of Package.swift with the toolchain's own `docc`:
 #   .build/docs/<Target>.doccarchive   (open with `docc preview`, or serve the folder)
 #
-# Symbol graphs come from `swift package dump-symbol-graph`, which reuses the debug build of `make build` /
-# `make test`. Each target's catalog is `Modules/<Target>/<Target>.docc` or `Plugins/<Target>/<Target>.docc`;
-# the guides of Docs/ that a catalog links as <doc:name> are copied into it at build time, so Docs/*.md stays the
-# one source of every guide (readable on GitHub) and DocC renders the same pages.
+# Symbol graphs are extracted with `swift-symbolgraph-extract` from the modules of the debug test build, the one
+# `make build` and `make test` make (`swift build --build-tests`, a no-op when it is current). `swift package
+# dump-symbol-graph` is not used: it builds with other flags, so it and the test build would rebuild each other's
+# modules every time (2-3 minutes each here). Each target's catalog is `Modules/<Target>/<Target>.docc` or
+# `Plugins/<Target>/<Target>.docc`; the guides of Docs/ that a catalog links as <doc:name> are copied into it at
+# build time, so Docs/*.md stays the one source of every guide (readable on GitHub) and DocC renders the same pages.
 #
 # Fails when a catalog page (landing page, article, copied guide) has any warning, such as an unresolved symbol
 # link. Warnings in source documentation comments are counted and listed; DOCS_STRICT=1 fails on them too
 # (`docc --warnings-as-errors`).
 #
-# Environment: SWIFT (default swift), DOCC (default docc), DOCS_OUTPUT (default .build/docs), DOCS_STRICT (0).
+# Environment: SWIFT (default swift), DOCC (default docc), SYMBOLGRAPH_EXTRACT (default swift-symbolgraph-extract),
+# DOCS_OUTPUT (default .build/docs), DOCS_STRICT (0), DOCS_VERBOSE (0; 1 lists source-comment warnings).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift_cmd="${SWIFT:-swift}"
 docc_cmd="${DOCC:-docc}"
+extract_cmd="${SYMBOLGRAPH_EXTRACT:-swift-symbolgraph-extract}"
 output="${DOCS_OUTPUT:-.build/docs}"
 strict="${DOCS_STRICT:-0}"
 
-command -v "$docc_cmd" >/dev/null || { echo "error: '$docc_cmd' not found; it ships with the Swift toolchain (or set DOCC)" >&2; exit 2; }
+for tool in "$docc_cmd" "$extract_cmd"; do
+  command -v "$tool" >/dev/null || { echo "error: '$tool' not found; it ships with the Swift toolchain" >&2; exit 2; }
+done
 
-echo "== symbol graphs (swift package dump-symbol-graph)"
-dump_log=$("$swift_cmd" package dump-symbol-graph --minimum-access-level public --emit-extension-block-symbols 2>&1) || {
-  echo "$dump_log" >&2; exit 1; }
-graphs=$(echo "$dump_log" | sed -n 's/^Files written to //p' | tail -1)
-[ -d "$graphs" ] || { echo "$dump_log" >&2; echo "error: no symbol graph directory in the output above" >&2; exit 1; }
+echo "== build (swift build --build-tests)"
+build_log=$("$swift_cmd" build --build-tests 2>&1) || { echo "$build_log" | tail -40 >&2; exit 1; }
+echo "$build_log" | grep "Build complete" || true
+bin=$("$swift_cmd" build --build-tests --show-bin-path)
+modules="$bin/Modules"
+[ -d "$modules" ] || modules="$bin"
+triple=$(basename "$(dirname "$bin")")
+# The C modules the Swift modules import: the module maps SwiftPM generated, and those of C targets and system
+# libraries (checkouts and this package).
+# A module cache of its own: the extractor must not touch the clang module cache the build uses, or the next
+# build recompiles everything.
+extract_args=(-I "$modules" -target "$triple" -minimum-access-level public -emit-extension-block-symbols
+  -module-cache-path "$PWD/.build/docs-module-cache")
+while IFS= read -r map; do extract_args+=(-Xcc "-fmodule-map-file=$map"); done \
+  < <(find "$(cd "$bin" && pwd -P)" -maxdepth 2 -name module.modulemap)
+while IFS= read -r dir; do extract_args+=(-I "$PWD/$dir"); done \
+  < <(find .build/checkouts Modules Plugins -name module.modulemap -not -path '*/Tests/*' -exec dirname {} \; | sort -u)
 
 # The targets of the library products, in manifest order (every product of this package has one target).
 mapfile -t targets < <(grep -o '\.library(name: "[^"]*", targets: \["[^"]*"\]' Package.swift | sed 's/.*targets: \["\([^"]*\)"\]/\1/')
@@ -37,8 +55,8 @@ source_warnings=0
 for target in "${targets[@]}"; do
   work="$output/.work/$target"
   mkdir -p "$work/graphs"
-  cp "$graphs/$target.symbols.json" "$work/graphs/"
-  cp "$graphs/$target@"*.symbols.json "$work/graphs/" 2>/dev/null || true
+  "$extract_cmd" -module-name "$target" -output-dir "$work/graphs" "${extract_args[@]}" > "$work/extract.log" 2>&1 || {
+    sed 's/^/  /' "$work/extract.log" >&2; echo "error: no symbol graph for $target" >&2; exit 1; }
 
   arguments=()
   catalog=$(ls -d "Modules/$target/$target.docc" "Plugins/$target/$target.docc" 2>/dev/null | head -1 || true)
