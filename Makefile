@@ -10,7 +10,7 @@ run: deps
 	$(SWIFT) build -c release --product wopi-host
 	$$($(SWIFT) build -c release --show-bin-path)/wopi-host serve --data $(DATA) --port $(PORT)
 
-## make test: lint, build everything, run every test, build the docs (about 30 s on the test build). The real-mount
+## make test: lint, build everything, run every test, build the docs (30-90 s on top of the test build). The real-mount
 ## FUSE suites run in a test process of their own: a child that another test spawns must never inherit a descriptor
 ## open on a test mount.
 test: test-deps lint
