@@ -30,7 +30,8 @@ done
 echo "== build (swift build --build-tests)"
 build_log=$("$swift_cmd" build --build-tests 2>&1) || { echo "$build_log" | tail -40 >&2; exit 1; }
 echo "$build_log" | grep "Build complete" || true
-bin=$("$swift_cmd" build --build-tests --show-bin-path)
+# The debug products of the build above.
+bin=$(cd .build/debug && pwd -P)
 modules="$bin/Modules"
 [ -d "$modules" ] || modules="$bin"
 triple=$(basename "$(dirname "$bin")")
@@ -41,7 +42,7 @@ triple=$(basename "$(dirname "$bin")")
 extract_args=(-I "$modules" -target "$triple" -minimum-access-level public -emit-extension-block-symbols
   -module-cache-path "$PWD/.build/docs-module-cache")
 while IFS= read -r map; do extract_args+=(-Xcc "-fmodule-map-file=$map"); done \
-  < <(find "$(cd "$bin" && pwd -P)" -maxdepth 2 -name module.modulemap)
+  < <(find "$bin" -maxdepth 2 -name module.modulemap)
 while IFS= read -r dir; do extract_args+=(-I "$PWD/$dir"); done \
   < <(find .build/checkouts Modules Plugins -name module.modulemap -not -path '*/Tests/*' -exec dirname {} \; | sort -u)
 
