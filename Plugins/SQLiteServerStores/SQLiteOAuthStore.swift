@@ -12,18 +12,9 @@ import WOPIServer
 /// redemption is one `IMMEDIATE` write transaction, so a code or refresh token is used at most once even when
 /// several processes race for it. Expired codes and tokens are deleted when a new one is saved.
 ///
-/// ```sql
-/// -- oauth.v1
-/// CREATE TABLE oauth_clients (id TEXT PRIMARY KEY NOT NULL, record TEXT NOT NULL);
-/// CREATE TABLE oauth_codes (
-///   hash TEXT PRIMARY KEY NOT NULL, family_id TEXT NOT NULL, expires_at REAL NOT NULL, record TEXT NOT NULL);
-/// CREATE TABLE oauth_tokens (
-///   hash TEXT PRIMARY KEY NOT NULL, family_id TEXT NOT NULL, expires_at REAL NOT NULL, record TEXT NOT NULL);
-/// CREATE INDEX oauth_codes_family ON oauth_codes(family_id);
-/// CREATE INDEX oauth_tokens_family ON oauth_tokens(family_id);
-/// ```
+/// The tables are those of the `oauth.v1` migration in ``schema``, their one definition.
 public final class SQLiteOAuthStore: OAuthStore {
-    /// The tables of the OAuth store.
+    /// The tables of the OAuth store: clients, authorization codes and tokens.
     public static let schema: SQLiteSchema = {
         var schema = SQLiteSchema(name: "oauth")
         schema.registerMigration("v1") { db in

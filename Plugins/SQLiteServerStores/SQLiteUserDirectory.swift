@@ -7,18 +7,9 @@ import WOPIServer
 /// the files, locks and OAuth records of a small deployment, and every process sharing the file sees a user the
 /// moment another adds it.
 ///
-/// ```sql
-/// -- users.v1
-/// CREATE TABLE users (
-///   id TEXT PRIMARY KEY NOT NULL,        -- the WOPI user ID
-///   sign_in_name TEXT NOT NULL,
-///   display_name TEXT NOT NULL,
-///   password_hash TEXT,                  -- a PasswordHasher hash; NULL for users who cannot sign in
-///   user_info TEXT);                     -- PutUserInfo's value
-/// -- users.v2: sign-in looks a user up by name through an index
-/// ALTER TABLE users ADD COLUMN sign_in_key TEXT;   -- WOPIUser.signInKey(sign_in_name), filled on migration
-/// CREATE INDEX users_sign_in_key ON users (sign_in_key);
-/// ```
+/// One row per user in the `users` table of the migrations in ``schema`` (their one definition): the WOPI user ID,
+/// sign-in and display names, a `PasswordHasher` hash (NULL for users who cannot sign in), the value of
+/// PutUserInfo, and (`users.v2`) an indexed sign-in key so sign-in finds a user without a scan.
 public final class SQLiteUserDirectory: UserDirectory {
     /// The tables of the user directory.
     public static let schema: SQLiteSchema = {

@@ -24,43 +24,10 @@ import WOPIStorage
 /// ## Schema
 ///
 /// Each store installs its tables with named migrations (GRDB `DatabaseMigrator`, recorded in
-/// `grdb_migrations` as `storage.v1`, `locks.v1`, …). Version 1:
-///
-/// ```sql
-/// -- storage.v1: the tree. A user's root is the one container with parent_id NULL and that owner_id.
-/// CREATE TABLE items (
-///   id TEXT PRIMARY KEY NOT NULL,                        -- the ItemID
-///   parent_id TEXT REFERENCES items(id),                 -- NULL for a root; a non-empty parent cannot be deleted
-///   owner_id TEXT NOT NULL,                              -- the owner of the root above
-///   kind TEXT NOT NULL CHECK (kind IN ('file', 'container')),
-///   name TEXT NOT NULL,                                  -- NFC, then compared byte for byte (BINARY)
-///   created_at REAL NOT NULL, modified_at REAL NOT NULL, -- seconds since 1970
-///   current_version_id INTEGER REFERENCES file_versions(id),
-///   CHECK ((kind = 'file') = (current_version_id IS NOT NULL)),
-///   CHECK (kind = 'container' OR parent_id IS NOT NULL),
-///   UNIQUE (parent_id, name));
-/// CREATE UNIQUE INDEX items_user_root ON items(owner_id) WHERE parent_id IS NULL;
-/// CREATE INDEX items_current_version ON items(current_version_id);
-/// CREATE TABLE file_versions (
-///   id INTEGER PRIMARY KEY AUTOINCREMENT,                -- the version string; never reused
-///   file_id TEXT REFERENCES items(id) ON DELETE SET NULL, -- NULL while writing and once the file is gone
-///   state TEXT NOT NULL CHECK (state IN ('writing', 'complete')),
-///   chunk_size INTEGER NOT NULL, size INTEGER NOT NULL DEFAULT 0, sha256 BLOB,
-///   created_at REAL NOT NULL, committed_at REAL,         -- committed_at is the file's lastModified
-///   write_expires_at REAL);                              -- a 'writing' version past this is abandoned
-/// CREATE TABLE content_chunks (                          -- fixed-size pieces of a version: 0, 1, 2, …
-///   version_id INTEGER NOT NULL REFERENCES file_versions(id) ON DELETE CASCADE,
-///   chunk_index INTEGER NOT NULL, data BLOB NOT NULL,
-///   PRIMARY KEY (version_id, chunk_index));
-/// CREATE TABLE version_leases (                          -- open readers; a leased version is kept
-///   id INTEGER PRIMARY KEY,
-///   version_id INTEGER NOT NULL REFERENCES file_versions(id) ON DELETE CASCADE,
-///   expires_at REAL NOT NULL);
-/// -- (plus indexes on file_versions(file_id), on writing versions' expiry, and on version_leases(version_id))
-///
-/// -- locks.v1: WOPI locks; a row past expires_at counts as no lock.
-/// CREATE TABLE locks (file_id TEXT PRIMARY KEY NOT NULL, lock_id TEXT NOT NULL, expires_at REAL NOT NULL);
-/// ```
+/// `grdb_migrations` as `storage.v1`, `locks.v1`, …). The migrations are the one source of the schema:
+/// ``SQLiteStorage/schema`` (items, file versions, content chunks, read leases) and ``SQLiteLockStore/schema``
+/// (locks) here, and the user and OAuth stores' schemas in `SQLiteServerStores`. `Docs/sqlite-storage.md`
+/// describes the tables; `sqlite3 FILE .schema` prints those of a file.
 ///
 /// A write streams its content into a new `writing` version in short transactions, then one transaction marks
 /// it `complete` and points the file's `current_version_id` at it; the previous version is deleted at once

@@ -1,7 +1,10 @@
 import GRDB
 
 extension SQLiteStorage {
-    /// The tables of the storage backend (see ``SQLiteDatabase`` for the full schema).
+    /// The tables of the storage backend: items, file versions, content chunks and read leases.
+    ///
+    /// This migration is the one definition of these tables; `Docs/sqlite-storage.md` describes what their rows
+    /// mean. Never edit a migration that has shipped: append a new one.
     public static let schema: SQLiteSchema = {
         var schema = SQLiteSchema(name: "storage")
         schema.registerMigration("v1") { db in
