@@ -24,7 +24,7 @@ extension OAuthAuthorizationServer {
         /// The authorization server metadata path (RFC 8414 §3).
         public var metadataPath = "/.well-known/oauth-authorization-server"
         /// How long an access token lives. Reported as a JSON number of seconds in `expires_in` (RFC 6749 §5.1;
-        /// the digest's §18.4 notes the CSPP sample uses a string, but the RFC says number).
+        /// the Docs/wopi-protocol.md §18.4 notes the CSPP sample uses a string, but the RFC says number).
         public var accessTokenLifetime: TimeInterval = 60 * 60
         /// How long a refresh token lives; every refresh returns a new one with a full lifetime (rotation).
         public var refreshTokenLifetime: TimeInterval = 30 * 24 * 60 * 60
@@ -44,10 +44,10 @@ extension OAuthAuthorizationServer {
         /// published as `op_policy_uri`.
         public var privacyStatementURL: String?
         /// An absolute token endpoint URL sent as `tk=` on the final redirect, which Office then uses instead of
-        /// `tokenIssuance_uri` for the code exchange and every refresh (digest §10.2). `nil` sends none.
+        /// `tokenIssuance_uri` for the code exchange and every refresh (Docs/wopi-protocol.md §10.2). `nil` sends none.
         public var tokenEndpointOverride: String?
-        /// The session context sent as `sc=` on the final redirect (digest §10.3), chosen per user and client;
-        /// `nil` (or a `nil` result) sends none. Office echoes it in `X-WOPI-SessionContext`.
+        /// The session context sent as `sc=` on the final redirect (Docs/wopi-protocol.md §10.3), chosen per user and
+        /// client; `nil` (or a `nil` result) sends none. Office echoes it in `X-WOPI-SessionContext`.
         public var sessionContext: (@Sendable (WOPIUser, OAuthClient) -> String?)?
         /// The key that signs sign-in forms against cross-site request forgery. Give every process of one
         /// deployment the same key (for example from ``SecretKeyFile``); `nil` makes a random key per server.

@@ -6,7 +6,7 @@ import WOPIServer
 
 extension OAuthAuthorizationServer {
     /// The token response (RFC 6749 §5.1). `expires_in` is a JSON number of seconds, as the RFC says (the CSPP
-    /// sample's string form, digest §18.4, is not used).
+    /// sample's string form, Docs/wopi-protocol.md §18.4, is not used).
     struct TokenResponse: Encodable {
         let accessToken: String
         let tokenType = "Bearer"

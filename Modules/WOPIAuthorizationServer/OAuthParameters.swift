@@ -6,8 +6,8 @@ import WOPIStorage
 
 /// The parameters of an OAuth request (query or form body), looked up by case-insensitive name.
 ///
-/// Office sends `Build=` and `Platform=` capitalised in some versions (digest §10.1), so every name is folded to
-/// lower case. A parameter sent twice is recorded in ``repeatedNames``: RFC 6749 §3.1 forbids repeats.
+/// Office sends `Build=` and `Platform=` capitalised in some versions (Docs/wopi-protocol.md §10.1), so every name is
+/// folded to lower case. A parameter sent twice is recorded in ``repeatedNames``: RFC 6749 §3.1 forbids repeats.
 struct OAuthParameters: Sendable {
     private var values: [String: String] = [:]
     /// Names (lower-cased) that appeared more than once.

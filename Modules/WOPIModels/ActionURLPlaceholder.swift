@@ -1,4 +1,4 @@
-/// A placeholder of a discovery `urlsrc` template, such as `UI_LLCC` in `<ui=UI_LLCC&>` (digest §13.3).
+/// A placeholder of a discovery `urlsrc` template, such as `UI_LLCC` in `<ui=UI_LLCC&>` (Docs/wopi-protocol.md §13.3).
 public struct ActionURLPlaceholder: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The placeholder as written in the template, for example `UI_LLCC`.
     public let rawValue: String

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A discovery `urlsrc` template and how to turn it into an action URL (digest §13.3).
+/// A discovery `urlsrc` template and how to turn it into an action URL (Docs/wopi-protocol.md §13.3).
 ///
 /// ```swift
 /// let template = ActionURLTemplate("https://x/wv/view.aspx?<ui=UI_LLCC&><rs=DC_LLCC&><wopisrc=WOPI_SOURCE&>")

@@ -1,4 +1,4 @@
-/// The Intent extra names of Android app-to-app sign-in (digest §10.5).
+/// The Intent extra names of Android app-to-app sign-in (Docs/wopi-protocol.md §10.5).
 public enum AndroidAppToAppExtras {
     /// Extra Office sends: the authorize request's query string (no `action`, `platform=android`).
     public static let authorizeURLQueryParams = "AuthorizeUrlQueryParams"

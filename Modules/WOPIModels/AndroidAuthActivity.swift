@@ -1,4 +1,5 @@
-/// One Android entry of `UrlSchemes`: the activity Office starts for app-to-app sign-in (digest §9.2, §10.5).
+/// One Android entry of `UrlSchemes`: the activity Office starts for app-to-app sign-in (Docs/wopi-protocol.md §9.2,
+/// §10.5).
 ///
 /// On the wire it is a triple of strings, `VersionCode, PackageName, AuthActivityName`, inside the flat
 /// `"Android"` list.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What Office asks your app for in app-to-app sign-in (digest §10.1, §10.5).
+/// What Office asks your app for in app-to-app sign-in (Docs/wopi-protocol.md §10.1, §10.5).
 ///
 /// - iOS: Office opens your scheme with the authorize parameters plus `action`:
 ///   `contoso:client_id=abcdefg&response_type=code&scope=wopi&rs=enUS&build=16.1.1234&platform=iOS&app=word&action=…`

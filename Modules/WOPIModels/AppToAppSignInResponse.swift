@@ -1,6 +1,6 @@
 import Foundation
 
-/// Your app's answer to an ``AppToAppSignInRequest`` (digest §10.2, §10.5).
+/// Your app's answer to an ``AppToAppSignInRequest`` (Docs/wopi-protocol.md §10.2, §10.5).
 ///
 /// - iOS: open ``iOSURL(scheme:)`` (scheme from ``AppToAppSignInRequest/returnScheme``), for example
 ///   `ms-word-tp:code=abcdefg&tk=https%3A%2F%2Fcontoso.com%2Fapi%2Ftoken%2F%3Fextra%3Dstuff&sc=xyz&action=…`.

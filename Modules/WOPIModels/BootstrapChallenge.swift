@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `WWW-Authenticate: Bearer …` challenge of an unauthenticated bootstrapper call (digest §9.2).
+/// The `WWW-Authenticate: Bearer …` challenge of an unauthenticated bootstrapper call (Docs/wopi-protocol.md §9.2).
 ///
 /// ```swift
 /// let challenge = BootstrapChallenge(

@@ -1,5 +1,5 @@
-// This file lists every CheckFileInfo property of the WOPI protocol digest (§6). Keep it in the order of the
-// digest's tables so a reader can check one against the other.
+// This file lists every CheckFileInfo property of the protocol (Docs/wopi-protocol.md §6). Keep it in the order of
+// that page's tables so a reader can check one against the other.
 
 /// The body of a CheckFileInfo response: what a WOPI client learns about a file, the user and the host.
 ///
@@ -8,8 +8,7 @@
 ///
 /// ```swift
 /// var info = CheckFileInfo(baseFileName: "Budget.xlsx", ownerID: "u1", size: 48213, version: "v42")
-/// info.supportsLocks = true
-/// let json = try WOPIJSON.encoder.encode(info)
+/// info.supportsLocks = true let json = try WOPIJSON.encoder.encode(info)
 /// ```
 public struct CheckFileInfo: Codable, Sendable, Hashable {
 

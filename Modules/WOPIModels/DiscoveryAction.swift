@@ -1,6 +1,6 @@
 import Foundation
 
-/// One `<action>` of a discovery `<app>`: what a WOPI client can do with a file type (digest §13.2).
+/// One `<action>` of a discovery `<app>`: what a WOPI client can do with a file type (Docs/wopi-protocol.md §13.2).
 public struct DiscoveryAction: Sendable, Hashable {
     /// The action, for example `view`, `edit`, `editnew`, `embedview`, `getinfo`.
     public var name: String

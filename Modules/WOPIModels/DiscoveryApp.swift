@@ -1,4 +1,4 @@
-/// One `<app>` of a discovery net zone, for example Word, Excel or WopiTest (digest §13.2).
+/// One `<app>` of a discovery net zone, for example Word, Excel or WopiTest (Docs/wopi-protocol.md §13.2).
 public struct DiscoveryApp: Sendable, Hashable {
     /// The app name, for example `Word`.
     public var name: String

@@ -1,4 +1,4 @@
-/// One `<net-zone>` of discovery: the apps for one network zone (digest §13.2).
+/// One `<net-zone>` of discovery: the apps for one network zone (Docs/wopi-protocol.md §13.2).
 public struct DiscoveryNetZone: Sendable, Hashable {
     /// The usual zone names.
     public enum Name {

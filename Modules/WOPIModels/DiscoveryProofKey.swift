@@ -1,4 +1,4 @@
-/// The `<proof-key>` element of discovery: the public keys that sign Office's requests (digest §12.5).
+/// The `<proof-key>` element of discovery: the public keys that sign Office's requests (Docs/wopi-protocol.md §12.5).
 ///
 /// All values are base64 as in the XML. ``currentKey()`` and ``oldKey()`` turn them into key components, from
 /// `modulus`/`exponent` when present, else from the .NET CSP blob in `value`/`oldvalue`.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// .NET ticks (100 ns since 0001-01-01 UTC), the unit of `X-WOPI-TimeStamp` (digest Appendix B).
+/// .NET ticks (100 ns since 0001-01-01 UTC), the unit of `X-WOPI-TimeStamp` (Docs/wopi-protocol.md, Appendix: units).
 public enum DotNetTicks {
     /// Ticks per second.
     public static let perSecond: Int64 = 10_000_000

@@ -1,4 +1,5 @@
-/// An Office for iOS / Android app and its URL schemes, package names and file types (digest §10.5, §11, §14.3).
+/// An Office for iOS / Android app and its URL schemes, package names and file types (Docs/wopi-protocol.md §10.5, §11,
+/// §14.3).
 public enum OfficeApp: String, Sendable, Hashable, CaseIterable {
     /// Microsoft Word.
     case word

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The URL Office for iOS opens when the user taps its back arrow (digest §11):
+/// The URL Office for iOS opens when the user taps its back arrow (Docs/wopi-protocol.md §11):
 /// `<your scheme>:ofe|u|<URL>|z|<yes|no>|c|<document context>`.
 ///
 /// Values are read and written with the encoding rules of ``OfficeOpenURL``; `c` takes the rest of the string,

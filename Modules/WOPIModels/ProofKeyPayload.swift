@@ -1,6 +1,7 @@
 import Foundation
 
-/// The bytes Office signs for `X-WOPI-Proof` and `X-WOPI-ProofOld` (digest §12.3), all integers big-endian:
+/// The bytes Office signs for `X-WOPI-Proof` and `X-WOPI-ProofOld` (Docs/wopi-protocol.md §12.3), all integers
+/// big-endian:
 ///
 /// ```
 /// int32 len(token)  token   (UTF-8 of the access token)

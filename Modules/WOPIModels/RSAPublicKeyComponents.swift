@@ -1,6 +1,7 @@
 import Foundation
 
-/// An RSA public key as big-endian modulus and exponent bytes, as discovery publishes proof keys (digest §12.5).
+/// An RSA public key as big-endian modulus and exponent bytes, as discovery publishes proof keys (Docs/wopi-protocol.md
+/// §12.5).
 ///
 /// Hand the bytes to a crypto library, for example swift-crypto's `_RSA.Signing.PublicKey(n:e:)`.
 public struct RSAPublicKeyComponents: Sendable, Hashable {

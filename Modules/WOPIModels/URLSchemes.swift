@@ -1,7 +1,7 @@
 import Foundation
 
-/// The `UrlSchemes` parameter of the bootstrapper's `WWW-Authenticate` challenge (digest §9.2): where Office
-/// should try app-to-app sign-in, per platform, in order.
+/// The `UrlSchemes` parameter of the bootstrapper's `WWW-Authenticate` challenge (Docs/wopi-protocol.md §9.2): where
+/// Office should try app-to-app sign-in, per platform, in order.
 ///
 /// On the wire it is URL-encoded JSON: `{"iOS":["contoso","contoso-EMM"],"Android":["100","com.contoso.app",
 /// "com.contoso.app.AuthActivity"]}`. ``encodedValue`` writes `iOS`, then `Android`, then other platforms in

@@ -89,8 +89,8 @@ public enum UTF7 {
 
     /// Decodes `text` as UTF-7, or returns it unchanged when it is not valid UTF-7.
     ///
-    /// This is the digest's leniency rule (§14.2): a client that sends plain UTF-8 names (non-ASCII bytes) or a
-    /// name with a stray `+` (for example `C++.docx`) still gets its name.
+    /// This is the leniency rule of Docs/wopi-protocol.md §14.2: a client that sends plain UTF-8 names (non-ASCII
+    /// bytes) or a name with a stray `+` (for example `C++.docx`) still gets its name.
     public static func decodeLeniently(_ text: String) -> String {
         (try? decode(text)) ?? text
     }

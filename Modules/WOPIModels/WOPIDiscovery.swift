@@ -1,6 +1,6 @@
 import Foundation
 
-/// A parsed WOPI discovery document: net zones, apps, actions and proof keys (digest §12.5, §13).
+/// A parsed WOPI discovery document: net zones, apps, actions and proof keys (Docs/wopi-protocol.md §12.5, §13).
 ///
 /// ```swift
 /// let discovery = try WOPIDiscovery(xml: data)

@@ -32,7 +32,7 @@ struct RequestContext: Sendable {
     }
 
     /// `url` with a token for `resource` appended. Tokens traded from this request's token keep its expiry
-    /// (digest §2.3), so a leaked token cannot be renewed by walking the tree.
+    /// (Docs/wopi-protocol.md §2.3), so a leaked token cannot be renewed by walking the tree.
     func withToken(_ url: String, for resource: AccessToken.Resource, signer: AccessTokenSigner) -> String {
         let traded = AccessToken(
             userID: token.userID, resource: resource, expiresAt: token.expiresAt, permission: token.permission)

@@ -10,7 +10,7 @@ public struct WOPIHostConfiguration: Sendable {
     /// The scheme the host serves when no proxy says otherwise (`https` when it terminates TLS itself); used with
     /// the request's `Host` when ``publicURL`` is `nil`.
     public var scheme: String = "http"
-    /// The path of the WOPI root; its last segment must start with `wopi` (digest §2.1).
+    /// The path of the WOPI root; its last segment must start with `wopi` (Docs/wopi-protocol.md §2.1).
     public var wopiPath: String = "/wopi"
     /// How long a token minted from OAuth (or by the CLI) lives. Tokens minted from another token keep its expiry.
     public var accessTokenLifetime: TimeInterval = 10 * 60 * 60

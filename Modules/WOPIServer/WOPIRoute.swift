@@ -1,7 +1,8 @@
 import HTTPTypes
 import WOPIStorage
 
-/// Where a request goes, parsed from its path (digest §2.1): `…/wopi*/files/{id}[/contents|/ancestry|…]`,
+/// Where a request goes, parsed from its path (Docs/wopi-protocol.md §2.1):
+/// `…/wopi*/files/{id}[/contents|/ancestry|…]`,
 /// `…/wopi*/containers/{id}[/children|…]`, `…/wopi*/ecosystem[/root_container_pointer]`, `…/wopibootstrapper`.
 enum WOPIRoute: Equatable {
     enum FileEndpoint: String { case info = "", contents, ancestry, ecosystemPointer = "ecosystem_pointer" }

@@ -4,8 +4,8 @@ import Testing
 import WOPIServer
 import WOPIStorage
 
-/// The CSPP flows of the protocol digest (§1, §7-§10, §16) over real HTTP, step by step in Office's order:
-/// Add a Place, Browse and open, Save and close, then GetNewAccessToken once the WOPI token has expired.
+/// The CSPP flows of the protocol Docs/wopi-protocol.md (§1, §7-§10, §16) over real HTTP, step by step in Office's
+/// order: Add a Place, Browse and open, Save and close, then GetNewAccessToken once the WOPI token has expired.
 @Suite("Office's flows, in order, over real HTTP")
 struct OfficeFlowTests {
     @Test(

@@ -2,8 +2,8 @@ import Testing
 import WOPIModels
 
 @Suite struct UTF7Tests {
-    /// Every row of the digest's §14.2 table: (header value, decoded).
-    static let digestRows: [(String, String)] = [
+    /// Every row of the Docs/wopi-protocol.md §14.2 table: (header value, decoded).
+    static let documentedRows: [(String, String)] = [
         ("madeup+AF8-name.wopitestx", "madeup_name.wopitestx"),
         ("madeup_name.wopitestx", "madeup_name.wopitestx"),
         ("R+AOk-sum+AOk- 2024.docx", "Résumé 2024.docx"),
@@ -14,7 +14,7 @@ import WOPIModels
         ("x+AH4-y.docx", "x~y.docx"),
     ]
 
-    @Test(arguments: digestRows)
+    @Test(arguments: documentedRows)
     func decodesDigestTable(encoded: String, decoded: String) throws {
         #expect(try UTF7.decode(encoded) == decoded)
         #expect(UTF7.decodeLeniently(encoded) == decoded)

@@ -4,7 +4,7 @@ import WOPIModels
 import WOPIServer
 import WOPIStorage
 
-/// Container and ecosystem operations over real HTTP (digest §7, §8).
+/// Container and ecosystem operations over real HTTP (Docs/wopi-protocol.md §7, §8).
 @Suite struct ContainerOperationTests {
     @Test func browseFromTheEcosystemRoot() async throws {
         try await LiveHost.run { live in

@@ -5,7 +5,7 @@ import WOPIModels
 import WOPIServer
 import WOPIStorage
 
-/// Every file operation over real HTTP on 127.0.0.1 (digest §4, §5).
+/// Every file operation over real HTTP on 127.0.0.1 (Docs/wopi-protocol.md §4, §5).
 @Suite struct FileOperationTests {
     @Test func checkFileInfoDescribesFileUserAndHost() async throws {
         try await LiveHost.run { live in

@@ -1,7 +1,7 @@
 import Testing
 import WOPIServer
 
-/// The whole decision table of digest §5.3, one row per (operation, lock state) pair.
+/// The whole decision table of Docs/wopi-protocol.md §5.3, one row per (operation, lock state) pair.
 struct LockRulesTests {
     struct Row: CustomTestStringConvertible, Sendable {
         let request: LockRules.Request

@@ -3,8 +3,8 @@ import HTTPTypes
 import WOPIModels
 
 extension WOPIClient {
-    /// Calls Bootstrap without a token and returns the `WWW-Authenticate` challenge of the `401` (digest §9.2):
-    /// where to sign in (`authorization_uri`) and where to redeem the code (`tokenIssuance_uri`).
+    /// Calls Bootstrap without a token and returns the `WWW-Authenticate` challenge of the `401` (Docs/wopi-protocol.md
+    /// §9.2): where to sign in (`authorization_uri`) and where to redeem the code (`tokenIssuance_uri`).
     ///
     /// Malformed optional parameters (`UrlSchemes`, `providerId`) are logged as warnings and left out (see
     /// ``BootstrapChallenge/warnings``).
@@ -28,7 +28,7 @@ extension WOPIClient {
         return challenge
     }
 
-    /// Authenticated Bootstrap: the signed-in user's profile and ecosystem URL (digest §9.3).
+    /// Authenticated Bootstrap: the signed-in user's profile and ecosystem URL (Docs/wopi-protocol.md §9.3).
     public func bootstrap() async throws -> BootstrapInfo {
         try await bootstrapperCall(operation: nil, name: "Bootstrap").bootstrap
     }

@@ -1,7 +1,8 @@
 import HTTPTypes
 import WOPIModels
 
-/// The name of a new item in CreateChildFile, CreateChildContainer and PutRelativeFile (digest §4.9, §7.4).
+/// The name of a new item in CreateChildFile, CreateChildContainer and PutRelativeFile (Docs/wopi-protocol.md §4.9,
+/// §7.4).
 public enum WOPINameTarget: Sendable, Hashable {
     /// `X-WOPI-SuggestedTarget`: the host may adjust the name (make it legal and unique); never `400`/`409`.
     /// A value starting with `.` is an extension only.

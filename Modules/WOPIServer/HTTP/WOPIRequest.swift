@@ -65,7 +65,8 @@ public struct WOPIRequest: Sendable {
         return bearerToken
     }
 
-    /// The token of an `Authorization: Bearer <token>` header; `Bearer: <token>` is accepted too (digest §9.1).
+    /// The token of an `Authorization: Bearer <token>` header; `Bearer: <token>` is accepted too (Docs/wopi-protocol.md
+    /// §9.1).
     public var bearerToken: String? {
         guard let value = headers[.authorization] else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)

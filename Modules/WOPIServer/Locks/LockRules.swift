@@ -1,6 +1,7 @@
 import WOPIModels
 
-/// The WOPI lock rules (digest §5.3) as a pure function: given the current lock and a request, what happens.
+/// The WOPI lock rules (Docs/wopi-protocol.md §5.3) as a pure function: given the current lock and a request, what
+/// happens.
 ///
 /// Nothing here does I/O. The host reads the current lock from its `LockStore`, asks ``decide(_:current:)``,
 /// and applies the decision with one compare-and-swap (retrying the decision if the swap finds the lock changed

@@ -2,7 +2,8 @@ import HTTPTypes
 import WOPIModels
 import WOPIStorage
 
-/// The name a PutRelativeFile, CreateChildFile or CreateChildContainer request asks for (digest §4.9, §7.4, §7.5).
+/// The name a PutRelativeFile, CreateChildFile or CreateChildContainer request asks for (Docs/wopi-protocol.md §4.9,
+/// §7.4, §7.5).
 enum TargetName {
     /// `X-WOPI-SuggestedTarget`: the host adjusts the name as needed and never fails with 400 or 409.
     case suggested(String)
@@ -11,7 +12,7 @@ enum TargetName {
 
     /// Reads the target headers (UTF-7 decoded leniently).
     ///
-    /// Both headers present is answered `501` for every operation: the digest allows 400 or 501 for
+    /// Both headers present is answered `501` for every operation: the protocol allows 400 or 501 for
     /// PutRelativeFile and asks 501 for CreateChildFile and CreateChildContainer (§18.6), so one answer serves all.
     init(_ request: WOPIRequest) throws {
         let suggested = request.header(WOPIHeader.suggestedTarget)

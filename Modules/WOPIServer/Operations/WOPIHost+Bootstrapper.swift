@@ -4,7 +4,7 @@ import WOPIModels
 import WOPIStorage
 
 extension WOPIHost {
-    /// The bootstrapper (digest §9): Bootstrap, and the GET_ROOT_CONTAINER, GET_NEW_ACCESS_TOKEN and
+    /// The bootstrapper (Docs/wopi-protocol.md §9): Bootstrap, and the GET_ROOT_CONTAINER, GET_NEW_ACCESS_TOKEN and
     /// GET_WOPI_SRC_WITH_ACCESS_TOKEN shortcuts, authenticated by an OAuth access token.
     func handleBootstrapper(_ request: WOPIRequest) async throws -> WOPIResponse {
         guard let bootstrapper else {

@@ -70,7 +70,8 @@ extension WOPIHost {
             containerInfo: try await checkContainerInfo(container, context: context))
     }
 
-    /// EnumerateChildren (digest §7.2), with `X-WOPI-FileExtensionFilterList` matched case-insensitively.
+    /// EnumerateChildren (Docs/wopi-protocol.md §7.2), with `X-WOPI-FileExtensionFilterList` matched
+    /// case-insensitively.
     func enumerateChildren(_ id: ItemID, request: WOPIRequest, context: RequestContext) async throws
         -> EnumerateChildrenResponse
     {
@@ -104,7 +105,7 @@ extension WOPIHost {
         return EnumerateChildrenResponse(childContainers: containers, childFiles: files)
     }
 
-    /// RenameContainer (digest §7.7): exact name; 400 when illegal, 409 when a sibling has it.
+    /// RenameContainer (Docs/wopi-protocol.md §7.7): exact name; 400 when illegal, 409 when a sibling has it.
     func renameContainer(_ id: ItemID, request: WOPIRequest) async throws -> WOPIResponse {
         guard let header = request.header(WOPIHeader.requestedName) else {
             throw WOPIHTTPError.badRequest("RenameContainer needs X-WOPI-RequestedName.")

@@ -4,7 +4,7 @@ import WOPIModels
 import WOPIStorage
 
 extension WOPIHost {
-    /// PutRelativeFile (digest §4.9): a new file from the body, beside the source file.
+    /// PutRelativeFile (Docs/wopi-protocol.md §4.9): a new file from the body, beside the source file.
     func putRelativeFile(_ id: ItemID, request: WOPIRequest, context: RequestContext) async throws -> WOPIResponse {
         let source = try await storage.file(id)
         let target = try await resolve(
@@ -14,7 +14,8 @@ extension WOPIHost {
         return try .json(newFileResponse(created, context: context))
     }
 
-    /// RenameFile (digest §4.10): the requested name has no extension; the old extension is kept, the ID too.
+    /// RenameFile (Docs/wopi-protocol.md §4.10): the requested name has no extension; the old extension is kept, the ID
+    /// too.
     func renameFile(_ id: ItemID, request: WOPIRequest) async throws -> WOPIResponse {
         guard let header = request.header(WOPIHeader.requestedName) else {
             throw WOPIHTTPError.badRequest("RenameFile needs X-WOPI-RequestedName.")

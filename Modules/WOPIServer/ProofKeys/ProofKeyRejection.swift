@@ -1,4 +1,5 @@
-/// Why a request's proof-key signature was rejected. A host answers such a request with `500` (digest §12.4).
+/// Why a request's proof-key signature was rejected. A host answers such a request with `500` (Docs/wopi-protocol.md
+/// §12.4).
 public struct ProofKeyRejection: Error, Sendable, Hashable, CustomStringConvertible {
     /// The kind of rejection.
     public struct Code: Hashable, Sendable, CustomStringConvertible {

@@ -3,7 +3,8 @@ import Foundation
 import WOPIModels
 import _CryptoExtras
 
-/// Checks the proof-key signatures Office for the web and the WOPI validator put on WOPI requests (digest §12).
+/// Checks the proof-key signatures Office for the web and the WOPI validator put on WOPI requests
+/// (Docs/wopi-protocol.md §12).
 ///
 /// ```swift
 /// let validator = try ProofKeyValidator(discovery: discovery.proofKey!)

@@ -6,7 +6,8 @@ import WOPIStorage
 /// Mints and verifies WOPI access tokens: HMAC-SHA256-signed, URL-safe, scoped to one user and one resource.
 ///
 /// A token is `base64url(claims) "." base64url(HMAC-SHA256(key, claims))`, made only of URL-safe characters
-/// (digest §2.3 recommends this so proof-key signing is unambiguous). The claims are the user, the resource, the
+/// (Docs/wopi-protocol.md §2.3 recommends this so proof-key signing is unambiguous). The claims are the user, the
+/// resource, the
 /// expiry in epoch milliseconds and the permission. Verification checks the MAC in constant time before reading anything, so a
 /// tampered token is rejected without revealing where it differs.
 ///

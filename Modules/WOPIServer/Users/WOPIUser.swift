@@ -1,6 +1,7 @@
 /// A user of the host.
 public struct WOPIUser: Sendable, Hashable, Codable {
-    /// The stable ID: ASCII letters and digits only (Office requires alphanumeric user IDs, digest §6.1).
+    /// The stable ID: ASCII letters and digits only (Office requires alphanumeric user IDs, Docs/wopi-protocol.md
+    /// §6.1).
     public var id: String
     /// What tells the user's accounts apart in Office, often an email address.
     public var signInName: String

@@ -4,8 +4,8 @@ extension ValidatorGroup {
         name: "CheckFileInfoSchema", prerequisites: [Prerequisite.wopiValidator],
         cases: [
             ValidatorCase("FullCheckFileInfoSchema") { run in
-                // Beyond the schema: BaseFileName must not start with "." (digest §17.3) and no JSON nulls
-                // (digest §2.5, which this port adds on purpose).
+                // Beyond the schema: BaseFileName must not start with "." (Docs/wopi-protocol.md §17.3) and no JSON
+                // nulls (Docs/wopi-protocol.md §2.5, which this port adds on purpose).
                 let reply = try await run.send(.checkFileInfo, expect: [.ok, .checkFileInfoSchema, .noJSONNulls])
                 if reply.json?.select("BaseFileName")?.stringValue?.hasPrefix(".") == true {
                     return try run.fail("BaseFileName starts with '.'")

@@ -1,7 +1,7 @@
 private typealias V = ValidatorValues
 
 extension ValidatorGroup {
-    /// `Locks`: the lock sequences of digest §5.4.
+    /// `Locks`: the lock sequences of Docs/wopi-protocol.md §5.4.
     static let locks = ValidatorGroup(
         name: "Locks", prerequisites: [Prerequisite.wopiValidator, Prerequisite.fileEditing, Prerequisite.locks],
         cases: [

@@ -76,7 +76,7 @@ indirect enum JSONValue: Equatable, Sendable, Decodable {
         return nil
     }
 
-    /// Paths of every `null` inside this value (the docs forbid sending `null`; digest §2.5).
+    /// Paths of every `null` inside this value (the docs forbid sending `null`; Docs/wopi-protocol.md §2.5).
     func nullPaths(prefix: String = "") -> [String] {
         switch self {
         case .null: return [prefix.isEmpty ? "(root)" : prefix]

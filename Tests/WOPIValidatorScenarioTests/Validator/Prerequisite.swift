@@ -28,7 +28,8 @@ enum Prerequisite {
     static let renameFile = flag("RenameFilePrereq", "SupportsRename", true)
     static let userInfo = flag("UserInfoPrereq", "SupportsUserInfo", true)
     static let userCanCreateChildFile = parentContainerFlag("UserCanCreateChildFilePrereq", "UserCanCreateChildFile")
-    /// RenameContainer's extra prerequisite, evaluated on the test file's parent container (digest §17.3).
+    /// RenameContainer's extra prerequisite, evaluated on the test file's parent container (Docs/wopi-protocol.md
+    /// §17.3).
     static let userCanRenameContainer = parentContainerFlag("UserCanRenameContainerPrereq", "UserCanRename")
 
     /// Capability-gated groups the host may or may not claim: `FileUrl`, share URL types, AddActivities.

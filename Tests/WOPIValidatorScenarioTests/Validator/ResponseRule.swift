@@ -14,7 +14,8 @@ enum ResponseRule: Sendable {
     case checkFileInfoSchema
     /// `ResponseContentValidator`: the body equals a resource.
     case content(Document)
-    /// Not a validator rule: the protocol docs forbid JSON `null` (digest §2.5); used where the brief asks.
+    /// Not a validator rule: the protocol docs forbid JSON `null` (Docs/wopi-protocol.md §2.5); used where the brief
+    /// asks.
     case noJSONNulls
 
     static let ok = ResponseRule.status([200])
@@ -55,7 +56,9 @@ enum ResponseRule: Sendable {
                 ? [] : ["the body (\(exchange.reply.body.readableBytes) bytes) is not \(document.rawValue)"]
         case .noJSONNulls:
             guard let document = exchange.json else { return ["the response body is not JSON"] }
-            return document.nullPaths().map { "'\($0)' is null; leave the property out instead (digest §2.5)" }
+            return document.nullPaths().map {
+                "'\($0)' is null; leave the property out instead (Docs/wopi-protocol.md §2.5)"
+            }
         }
     }
 }
