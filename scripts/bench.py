@@ -155,7 +155,7 @@ class Host(Server):
         self.data = os.path.join(workdir, f"data-{storage}")
         super().__init__(
             f"wopi-host ({storage})",
-            [self.bin, "serve", "--data", self.data, "--storage", storage, "--port", "0", "--log-level", "warning"])
+            [self.bin, "serve", "--demo", "--data", self.data, "--storage", storage, "--port", "0", "--log-level", "warning"])
         self.storage = storage
 
     def token(self, file):
