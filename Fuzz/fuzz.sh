@@ -2,6 +2,8 @@
 # Fuzz/fuzz.sh SECONDS [TARGET...]: runs each libFuzzer target of wopikit-fuzz for SECONDS, starting from its seed
 # corpus Fuzz/Corpus/TARGET (read only) plus a working corpus .build-fuzz/corpus/TARGET that keeps what earlier
 # runs found. A crash stops with its input in .build-fuzz/crashes/ and exit status 1. Build first: `make fuzz-build`.
+# With FUZZ_RUNS=N, each target instead runs N inputs from a fixed seed (and no working corpus): the same inputs on
+# every machine, so a short pass in CI fails only on a change of code, never on luck.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:?usage: Fuzz/fuzz.sh SECONDS [TARGET...]}"
@@ -17,6 +19,12 @@ export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan-suppressions.txt:print_suppress
 failed=()
 for target in "${targets[@]}"; do
   mkdir -p ".build-fuzz/corpus/$target"
+  limit=(-max_total_time="$seconds")
+  corpora=(".build-fuzz/corpus/$target" "Fuzz/Corpus/$target")
+  if [ -n "${FUZZ_RUNS:-}" ]; then
+    limit=(-runs="$FUZZ_RUNS" -seed=1)
+    corpora=("$(mktemp -d)" "Fuzz/Corpus/$target")
+  fi
   log=".build-fuzz/$target.log"
   options=()
   # FoundationXML leaks on every malformed document (see Fuzz/lsan-suppressions.txt), which makes libFuzzer run a
@@ -24,11 +32,12 @@ for target in "${targets[@]}"; do
   # errors are still caught.
   [ "$target" = discovery ] && options+=(-detect_leaks=0)
   # -timeout: an input that takes 10 s is a hang; -rss_limit_mb: one that needs 2 GB is a finding too.
-  if FUZZ_TARGET="$target" "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${options[@]}" \
-    -artifact_prefix=".build-fuzz/crashes/$target-" ".build-fuzz/corpus/$target" "Fuzz/Corpus/$target" >"$log" 2>&1
+  if FUZZ_TARGET="$target" "$binary" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${options[@]}" \
+    -artifact_prefix=".build-fuzz/crashes/$target-" "${corpora[@]}" >"$log" 2>&1
   then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-    echo "fuzz $target: ${runs:-?} inputs in ${seconds} s, no crash"
+    if [ -n "${FUZZ_RUNS:-}" ]; then how="from a fixed seed"; else how="in ${seconds} s"; fi
+    echo "fuzz $target: ${runs:-?} inputs $how, no crash"
   else
     echo "fuzz $target: FAILED (log $log):"
     grep -E 'ERROR|Fatal error|SUMMARY|Test unit written' "$log" | head -8

@@ -19,6 +19,7 @@ final class DiscoveryXMLReader: NSObject, XMLParserDelegate {
     static func read(_ data: Data) throws(WOPIFormatError) -> (
         zones: [DiscoveryNetZone], proofKey: DiscoveryProofKey?, warnings: [String]
     ) {
+        let data = try utf8Document(data)
         let reader = DiscoveryXMLReader()
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
@@ -38,6 +39,66 @@ final class DiscoveryXMLReader: NSObject, XMLParserDelegate {
                 .malformed, format: "discovery XML", "The document is empty or ends inside an element.")
         }
         return (reader.zones, reader.proofKey, reader.warnings)
+    }
+
+    /// The document as XMLParser gets it: UTF-8 only, with its XML declaration blanked out.
+    ///
+    /// libxml2 behind XMLParser switches encodings on the declaration or the first bytes, and crashes on some (a
+    /// declared `utf-7` was found by fuzzing). Discovery is UTF-8 in every WOPI client, so a document must start
+    /// (after an optional UTF-8 byte order mark) with `<` or white space, and a declaration may name only UTF-8 or
+    /// ASCII; the declaration is then replaced by spaces, which keeps line numbers and leaves libxml2 nothing to
+    /// switch on.
+    static func utf8Document(_ data: Data) throws(WOPIFormatError) -> Data {
+        func refuse(_ message: String) -> WOPIFormatError {
+            WOPIFormatError(.malformed, format: "discovery XML", message + " Discovery XML must be UTF-8.")
+        }
+        var bytes = [UInt8](data)
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard let first = bytes.dropFirst(start).first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
+            return data
+        }
+        guard first == UInt8(ascii: "<") else { throw refuse("The document does not start with markup.") }
+        let head = bytes[start...].drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        guard head.starts(with: Array("<?xml".utf8)) else { return try refusingRiskyMarkup(bytes) }
+        let limit = min(bytes.count, head.startIndex + 4096)
+        guard
+            let close = (head.startIndex..<limit).first(where: {
+                bytes[$0] == UInt8(ascii: "?") && $0 + 1 < limit
+                    && bytes[$0 + 1] == UInt8(ascii: ">")
+            })
+        else { throw refuse("The XML declaration is not closed.") }
+        let declaration = String(decoding: bytes[head.startIndex..<close], as: UTF8.self)
+        if let key = declaration.range(of: "encoding") {
+            let rest = declaration[key.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
+            let quote = rest.first
+            let encoding =
+                quote == "\"" || quote == "'" ? rest.dropFirst().prefix { $0 != quote }.lowercased() : ""
+            guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(encoding) else {
+                throw refuse("The XML declaration names the encoding \"\(encoding)\".")
+            }
+        }
+        for index in head.startIndex...(close + 1) where bytes[index] != 0x0A { bytes[index] = 0x20 }
+        return try refusingRiskyMarkup(bytes)
+    }
+
+    /// `bytes`, unless they hold what discovery never has and FoundationXML or libxml2 mishandle: NUL bytes,
+    /// processing instructions (an empty one crashes FoundationXML's callback), or a DTD (entities).
+    private static func refusingRiskyMarkup(_ bytes: [UInt8]) throws(WOPIFormatError) -> Data {
+        func contains(_ needle: String) -> Bool {
+            let pattern = Array(needle.utf8)
+            guard bytes.count >= pattern.count else { return false }
+            return (0...(bytes.count - pattern.count)).contains {
+                bytes[$0..<($0 + pattern.count)].elementsEqual(pattern)
+            }
+        }
+        for (needle, what) in [
+            ("\0", "a NUL byte"), ("<?", "a processing instruction"), ("<!DOCTYPE", "a DTD"),
+            ("<!ENTITY", "an entity declaration"),
+        ] where contains(needle) {
+            throw WOPIFormatError(
+                .malformed, format: "discovery XML", "The document holds \(what), which discovery XML never has.")
+        }
+        return Data(bytes)
     }
 
     private func fail(_ parser: XMLParser, _ code: WOPIFormatError.Code, _ message: String) {

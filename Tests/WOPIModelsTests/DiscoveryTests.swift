@@ -52,6 +52,24 @@ import WOPIModels
     static let wopiSrc = URL(string: "https://wopi.contoso.com/wopi/files/f_42")!
     static let encodedSrc = "https%3A%2F%2Fwopi.contoso.com%2Fwopi%2Ffiles%2Ff_42"
 
+    @Test(
+        "a document declaring an encoding other than UTF-8 is refused before XMLParser sees it (utf-7 crashed libxml2)")
+    func refusesNonUTF8Encodings() throws {
+        for encoding in ["utf-7", "UTF-7", "iso-2022-jp"] {
+            let xml =
+                "<?xml version=\"1.0\" encoding='\(encoding)'?>\n<wopi-discovery><net-zone name=\"x\"/></wopi-discovery>"
+            #expect(throws: WOPIFormatError.self) { try WOPIDiscovery(xml: Data(xml.utf8)) }
+        }
+        for risky in [
+            "<?xm?><wopi-discovery/>", "<wopi-discovery><?pi?></wopi-discovery>",
+            "<!DOCTYPE d [<!ENTITY a \"b\">]><wopi-discovery/>", "<wopi-discovery>\0</wopi-discovery>",
+        ] {
+            #expect(throws: WOPIFormatError.self, "\(risky)") { try WOPIDiscovery(xml: Data(risky.utf8)) }
+        }
+        let utf8 = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<wopi-discovery><net-zone name=\"x\"/></wopi-discovery>"
+        #expect(try WOPIDiscovery(xml: Data(utf8.utf8)).netZones.count == 1)
+    }
+
     @Test func parsesZonesAppsAndActions() throws {
         let discovery = try WOPIDiscovery(xml: Data(Self.document.utf8))
         #expect(discovery.netZones.map(\.name) == ["external-https", "internal-https"])

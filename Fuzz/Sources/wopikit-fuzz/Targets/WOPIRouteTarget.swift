@@ -13,14 +13,15 @@ extension FuzzTarget {
         _ = WOPIRoute(path: fields[0])
         _ = LockID(rawValue: fields[1])
         let name = UTF7.decodeLeniently(fields[1])
-        let sanitized = FileNameRules.sanitized(name)
-        fuzzCheck(
-            FileNameRules.problem(with: sanitized) == nil, "sanitized name \(sanitized.debugDescription) is refused")
-        _ = FileNameRules.suggestedName(from: name, sourceName: "Report.docx")
-        var taken = 0
-        _ = FileNameRules.uniqueName(for: sanitized) { _ in
-            taken += 1
-            return taken < 3
+        for rules in [FileNameRules.default, .officeMobile] {
+            let sanitized = rules.sanitized(name)
+            fuzzCheck(rules.problem(with: sanitized) == nil, "sanitized name \(sanitized.debugDescription) is refused")
+            _ = rules.suggestedName(from: name, sourceName: "Report.docx")
+            var taken = 0
+            _ = rules.uniqueName(for: sanitized) { _ in
+                taken += 1
+                return taken < 3
+            }
         }
     }
 }
