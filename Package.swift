@@ -101,7 +101,9 @@ let package = Package(
         ),
         .target(
             name: "WOPIServerConformance",
-            dependencies: ["WOPIServer", "WOPIAuthorizationServer", "WOPIStorageConformance"],
+            dependencies: [
+                "WOPIServer", "WOPIAuthorizationServer", "WOPIStorageConformance", "WOPIModels", "WOPIStorage",
+            ],
             path: "Modules/WOPIServerConformance",
             swiftSettings: swiftSettings
         ),
@@ -224,7 +226,7 @@ let package = Package(
         .target(
             name: "SQLiteServerStores",
             dependencies: [
-                "SQLiteStorage", "WOPIServer", "WOPIAuthorizationServer",
+                "SQLiteStorage", "WOPIServer", "WOPIAuthorizationServer", "WOPIModels", "WOPIStorage",
                 .grdb,
             ],
             path: "Plugins/SQLiteServerStores",
