@@ -11,12 +11,14 @@ public struct MintedToken: Decodable, Sendable {
 }
 
 extension HostProcess {
-    /// Runs `wopi-host token` for `file` of `user` in the data directory `data` and decodes what it prints.
-    public static func token(data: URL, user: String = "demo", file: String, ttl: Int? = nil) async throws
-        -> MintedToken
+    /// Runs `wopi-host token` for `file` of `user` in the data directory `data` (with `--view` when `view`) and
+    /// decodes what it prints.
+    public static func token(data: URL, user: String = "demo", file: String, ttl: Int? = nil, view: Bool = false)
+        async throws -> MintedToken
     {
         let json = try await run(
-            ["token", "--data", data.path, "--user", user, "--file", file] + (ttl.map { ["--ttl", String($0)] } ?? []))
+            ["token", "--data", data.path, "--user", user, "--file", file] + (ttl.map { ["--ttl", String($0)] } ?? [])
+                + (view ? ["--view"] : []))
         return try JSONDecoder().decode(MintedToken.self, from: Data(json.utf8))
     }
 }
