@@ -35,6 +35,18 @@ public struct WOPIHostConfiguration: Sendable {
     /// The links GetShareUrl answers with; `nil` (the default) answers GetShareUrl with 501 and advertises no
     /// `SupportedShareUrlTypes`.
     public var shareLinks: ShareLinks? = nil
+    /// How Lock, RefreshLock and Unlock from a view-only token are answered.
+    public var viewOnlyLocks: ViewOnlyLocks = .refuse
+
+    /// How the host answers lock operations from a user who may only view.
+    public enum ViewOnlyLocks: Sendable, Hashable {
+        /// 401, as for every write a view-only token attempts (Microsoft's clients never lock without
+        /// `UserCanWrite`).
+        case refuse
+        /// 200 without taking, refreshing or releasing any lock: ONLYOFFICE sends Lock when it opens any document,
+        /// even read-only, and shows an error dialog for anything but 200. Content still cannot change.
+        case acknowledge
+    }
 
     /// Creates a configuration with the defaults.
     public init() {}

@@ -191,3 +191,33 @@ struct ContentHooksTests {
         }
     }
 }
+
+@Suite("Lock from a view-only token")
+struct ViewOnlyLockTests {
+    @Test("refused with 401 by default; with .acknowledge (ONLYOFFICE), 200 and no lock taken; content never changes")
+    func viewOnlyLocks() async throws {
+        for mode in [WOPIHostConfiguration.ViewOnlyLocks.refuse, .acknowledge] {
+            let fixture = SharingFixture()
+            var configuration = WOPIHostConfiguration()
+            configuration.viewOnlyLocks = mode
+            try await LiveHost.run(storage: fixture.storage, configuration: configuration, policy: fixture.policy) {
+                live in
+                let (_, _, budget) = try await fixture.seed()
+                let carol = live.token(.file(budget.id), user: "carol")
+                let expected = mode == .refuse ? 401 : 200
+                for override in ["LOCK", "REFRESH_LOCK", "UNLOCK"] {
+                    let reply = try await HTTP.post(
+                        live.fileURL(budget.id, token: carol), ["X-WOPI-Override": override, "X-WOPI-Lock": "oo"])
+                    #expect(reply.status == expected, "\(mode): \(override)")
+                }
+                let getLock = try await HTTP.post(live.fileURL(budget.id), ["X-WOPI-Override": "GET_LOCK"])
+                #expect(getLock.header("X-WOPI-Lock") == "", "\(mode): no lock was taken")
+                let put = try await HTTP.post(
+                    live.fileURL(budget.id, "/contents", token: carol),
+                    ["X-WOPI-Override": "PUT", "X-WOPI-Lock": "oo"],
+                    body: "x")
+                #expect(put.status == 401)
+            }
+        }
+    }
+}

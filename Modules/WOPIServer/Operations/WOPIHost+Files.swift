@@ -17,6 +17,9 @@ extension WOPIHost {
             case WOPIOverride.getLock:
                 return try await handleLockOperation(override, file: id, request: request)
             case WOPIOverride.lock, WOPIOverride.refreshLock, WOPIOverride.unlock:
+                if !context.access.canWrite, configuration.viewOnlyLocks == .acknowledge {
+                    return WOPIResponse(status: .ok)
+                }
                 try context.require(context.access.canWrite, "locking the file")
                 return try await handleLockOperation(override, file: id, request: request)
             case WOPIOverride.putRelative:
