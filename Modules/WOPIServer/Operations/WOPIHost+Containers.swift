@@ -89,11 +89,9 @@ extension WOPIHost {
     func enumerateChildren(_ id: ItemID, request: WOPIRequest, context: RequestContext) async throws
         -> EnumerateChildrenResponse
     {
-        var visible: [StorageItem] = []
-        for child in try await storage.children(of: id)
-        where try await policy.access(of: context.user, to: child).permission > .none {
-            visible.append(child)
-        }
+        let children = try await storage.children(of: id)
+        let accesses = try await policy.access(of: context.user, to: children)
+        let visible = zip(children, accesses).filter { $0.1.permission > .none }.map(\.0)
         var response = childrenResponse(visible, request: request, context: context)
         if case .container(let container)? = context.item, container.isRoot, container.ownerID == context.user.id,
             try await !policy.sharedItems(with: context.user).isEmpty

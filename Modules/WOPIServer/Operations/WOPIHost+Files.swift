@@ -230,8 +230,8 @@ extension WOPIHost {
             path.append(namedURL(try await storage.rootContainer(forUser: context.user.id), context: context))
             path.append(sharedWithMeEntry(context: context))
         }
-        for container in ancestors
-        where try await policy.access(of: context.user, to: .container(container)).permission > .none {
+        let accesses = try await policy.access(of: context.user, to: ancestors.map { .container($0) })
+        for (container, access) in zip(ancestors, accesses) where access.permission > .none {
             path.append(namedURL(container, context: context))
         }
         return AncestorsResponse(ancestorsWithRootFirst: path)

@@ -31,6 +31,10 @@ public protocol AccessPolicy: Sendable {
     /// What `user` may do with `item` (a file or a container). Called on every request: keep it fast.
     func access(of user: WOPIUser, to item: StorageItem) async throws -> ItemAccess
 
+    /// What `user` may do with each of `items` (a listing, a path), in order. The default asks
+    /// ``access(of:to:)`` for each; a policy that reads its grants from a store answers all at once.
+    func access(of user: WOPIUser, to items: [StorageItem]) async throws -> [ItemAccess]
+
     /// Adjusts the CheckFileInfo the host built for `user` and `file`.
     func describe(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess) async throws
 
@@ -49,6 +53,14 @@ public protocol AccessPolicy: Sendable {
 }
 
 extension AccessPolicy {
+    /// Asks ``access(of:to:)`` for each item.
+    public func access(of user: WOPIUser, to items: [StorageItem]) async throws -> [ItemAccess] {
+        var result: [ItemAccess] = []
+        result.reserveCapacity(items.count)
+        for item in items { result.append(try await access(of: user, to: item)) }
+        return result
+    }
+
     /// Leaves CheckFileInfo as the host built it.
     public func describe(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess)
         async throws

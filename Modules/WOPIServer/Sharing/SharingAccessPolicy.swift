@@ -28,28 +28,64 @@ public struct SharingAccessPolicy: AccessPolicy {
 
     /// The owner's rights for the owner; otherwise the widest share on the item or a container above it.
     public func access(of user: WOPIUser, to item: StorageItem) async throws -> ItemAccess {
-        if item.ownerID == user.id { return try await OwnerAccessPolicy().access(of: user, to: item) }
-        let granted = try await shares.shares(withGrantee: user.id)
-        guard !granted.isEmpty else { return .none }
-        var byItem: [ItemID: Permission] = [:]
-        for share in granted { byItem[share.itemID] = max(byItem[share.itemID] ?? .none, share.permission) }
-        let direct = byItem[item.id] ?? .none
-        var permission = direct
-        var parent = item.parentID
-        while let id = parent, permission < .edit {
-            permission = max(permission, byItem[id] ?? .none)
-            parent = try await storage.container(id).parentID
+        try await access(of: user, to: [item])[0]
+    }
+
+    /// Reads the user's shares once, and walks each container above the items once, however many items share it.
+    public func access(of user: WOPIUser, to items: [StorageItem]) async throws -> [ItemAccess] {
+        var result: [ItemAccess] = []
+        result.reserveCapacity(items.count)
+        var grants: Grants?
+        for item in items {
+            if item.ownerID == user.id {
+                result.append(try await OwnerAccessPolicy().access(of: user, to: item))
+                continue
+            }
+            if grants == nil { grants = Grants(try await shares.shares(withGrantee: user.id)) }
+            result.append(try await grants!.access(to: item, storage: storage))
         }
-        guard permission > .none else { return .none }
-        // The shared item itself keeps its name and place; what lies below a shared container is the grantee's
-        // to change as the permission allows.
-        let isShareRoot = direct > .none && permission == direct
-        let editing = permission == .edit
-        var isFile = false
-        if case .file = item { isFile = true }
-        return ItemAccess(
-            permission: permission, canRename: editing && !isShareRoot, canDelete: editing && !isShareRoot,
-            canCreateChildren: editing && !(isShareRoot && isFile))
+        return result
+    }
+
+    /// The shares of one grantee, and what they give on the containers walked so far.
+    private struct Grants {
+        var byItem: [ItemID: Permission] = [:]
+        /// The widest permission the shares give on a container through it or the containers above it.
+        var inherited: [ItemID: Permission] = [:]
+
+        init(_ shares: [Share]) {
+            for share in shares { byItem[share.itemID] = max(byItem[share.itemID] ?? .none, share.permission) }
+        }
+
+        mutating func access(to item: StorageItem, storage: any StorageBackend) async throws -> ItemAccess {
+            guard !byItem.isEmpty else { return .none }
+            let direct = byItem[item.id] ?? .none
+            var permission = direct
+            if permission < .edit, let parent = item.parentID {
+                permission = max(permission, try await through(parent, storage: storage))
+            }
+            guard permission > .none else { return .none }
+            // The shared item itself keeps its name and place; what lies below a shared container is the grantee's
+            // to change as the permission allows.
+            let isShareRoot = direct > .none && permission == direct
+            let editing = permission == .edit
+            var isFile = false
+            if case .file = item { isFile = true }
+            return ItemAccess(
+                permission: permission, canRename: editing && !isShareRoot, canDelete: editing && !isShareRoot,
+                canCreateChildren: editing && !(isShareRoot && isFile))
+        }
+
+        /// The widest permission given on `container` or above it.
+        mutating func through(_ container: ItemID, storage: any StorageBackend) async throws -> Permission {
+            if let known = inherited[container] { return known }
+            var permission = byItem[container] ?? .none
+            if permission < .edit, let parent = try await storage.container(container).parentID {
+                permission = max(permission, try await through(parent, storage: storage))
+            }
+            inherited[container] = permission
+            return permission
+        }
     }
 
     /// The items of the user's shares that still exist, in the order they were shared.
