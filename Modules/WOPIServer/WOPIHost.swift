@@ -54,6 +54,9 @@ public final class WOPIHost: Sendable {
         self.policy = policy
         self.logger = logger
         self.now = now
+        if configuration.proofKeySource != nil, configuration.proofKeyCheckDisabled {
+            logger.warning("Proof-key checking is OFF: any caller with a token is trusted. For development only.")
+        }
     }
 
     /// Answers one request. Never throws: every failure becomes the status the protocol asks for.
@@ -87,6 +90,7 @@ public final class WOPIHost: Sendable {
         guard let route = WOPIRoute(path: request.path) else {
             throw WOPIHTTPError.notFound("No WOPI endpoint at this path.")
         }
+        if case .bootstrapper = route {} else { try await verifyProof(request, logger: logger) }
         let override = request.header(WOPIHeader.override)?.uppercased()
         switch (route, request.method) {
         case (.unknownItem, _):
