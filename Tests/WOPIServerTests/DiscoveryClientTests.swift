@@ -106,11 +106,11 @@ import WOPITestSupport
             validatorTestCategory: "OfficeOnline")
         #expect(
             match.action.url(wopiSrc: wopiSrc, values: options.values)
-                == "https://client.example/we/wordeditorframe.aspx?ui=de-DE&rs=de-DE&dchat=1&IsLicensedUser=1"
+                == "https://client.example/we/edit.aspx?ui=de-DE&rs=de-DE&dchat=1&IsLicensedUser=1"
                 + "&embed=true&testcategory=OfficeOnline&wopisrc=https%3A%2F%2Fhost.example%2Fwopi%2Ffiles%2Ff1")
         #expect(
             match.action.url(wopiSrc: wopiSrc, values: ActionURLOptions().values)
-                == "https://client.example/we/wordeditorframe.aspx?wopisrc=https%3A%2F%2Fhost.example%2Fwopi%2Ffiles%2Ff1"
+                == "https://client.example/we/edit.aspx?wopisrc=https%3A%2F%2Fhost.example%2Fwopi%2Ffiles%2Ff1"
         )
     }
 

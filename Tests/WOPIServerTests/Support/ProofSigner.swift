@@ -39,14 +39,16 @@ struct ProofSigner: Sendable {
     }
 }
 
-/// Discovery XML written by a test: one app (`Word`) whose actions point at `clientURL`, and a proof key.
+/// Discovery XML written by a test: `Word` (view, edit, editnew for `.docx`, each at `clientURL/we/ACTION.aspx`) and
+/// `OneNote` (by progid), and a proof key.
 enum TestDiscoveryXML {
     static func make(clientURL: String, current: ProofSigner?, old: ProofSigner? = nil) throws -> String {
-        let urlsrc =
-            "\(clientURL)/we/wordeditorframe.aspx?&lt;ui=UI_LLCC&amp;&gt;&lt;rs=DC_LLCC&amp;&gt;"
-            + "&lt;dchat=DISABLE_CHAT&amp;&gt;&lt;IsLicensedUser=BUSINESS_USER&amp;&gt;&lt;embed=EMBEDDED&amp;&gt;"
-            + "&lt;testcategory=VALIDATOR_TEST_CATEGORY&amp;&gt;&lt;perfstats=PERFSTATS&amp;&gt;"
-            + "&lt;wopisrc=WOPI_SOURCE&amp;&gt;"
+        func urlsrc(_ action: String) -> String {
+            "\(clientURL)/we/\(action).aspx?&lt;ui=UI_LLCC&amp;&gt;&lt;rs=DC_LLCC&amp;&gt;"
+                + "&lt;dchat=DISABLE_CHAT&amp;&gt;&lt;IsLicensedUser=BUSINESS_USER&amp;&gt;&lt;embed=EMBEDDED&amp;&gt;"
+                + "&lt;testcategory=VALIDATOR_TEST_CATEGORY&amp;&gt;&lt;perfstats=PERFSTATS&amp;&gt;"
+                + "&lt;wopisrc=WOPI_SOURCE&amp;&gt;"
+        }
         var proofKey = ""
         if let current {
             let key = try current.publicComponents()
@@ -62,9 +64,9 @@ enum TestDiscoveryXML {
             <wopi-discovery>
               <net-zone name="external-http">
                 <app name="Word" favIconUrl="\(clientURL)/favicon.ico" checkLicense="true">
-                  <action name="view" ext="docx" default="true" urlsrc="\(urlsrc)"/>
-                  <action name="edit" ext="docx" requires="locks,update" urlsrc="\(urlsrc)"/>
-                  <action name="editnew" ext="docx" requires="locks,update" urlsrc="\(urlsrc)"/>
+                  <action name="view" ext="docx" default="true" urlsrc="\(urlsrc("view"))"/>
+                  <action name="edit" ext="docx" requires="locks,update" urlsrc="\(urlsrc("edit"))"/>
+                  <action name="editnew" ext="docx" requires="locks,update" urlsrc="\(urlsrc("editnew"))"/>
                 </app>
                 <app name="OneNote">
                   <action name="view" progid="OneNote.Notebook" urlsrc="\(clientURL)/o/onenoteframe.aspx?&lt;wopisrc=WOPI_SOURCE&amp;&gt;"/>
