@@ -237,12 +237,12 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
 
     /// `EnableOwnerTermination` (Collabora Online): the file's owner may end the editing session for everyone.
     public var enableOwnerTermination: Bool?
-    /// `HidePrintOption` (Collabora Online, ONLYOFFICE): hide the print command (printing stays possible through the
+    /// `HidePrintOption` (Collabora Online): hide the print command (printing stays possible through the
     /// browser; ``disablePrint`` turns it off).
     public var hidePrintOption: Bool?
     /// `HideSaveOption` (Collabora Online): hide the save command (the client still saves automatically).
     public var hideSaveOption: Bool?
-    /// `HideExportOption` (Collabora Online, ONLYOFFICE): hide the download-as / export commands.
+    /// `HideExportOption` (Collabora Online): hide the download-as / export commands.
     public var hideExportOption: Bool?
     /// `DisableExport` (Collabora Online): turn export and download off entirely.
     public var disableExport: Bool?

@@ -80,6 +80,19 @@ import WOPITestSupport
                 try await browser.waitFor("return window.wopiHost.ignored >= 1", "the other-origin message")
                 #expect(try await browser.currentURL().contains("/open/"))
 
+                // UI_Sharing shows the share link; File_Rename retitles the page.
+                try await browser.switchToFrame("#office_frame")
+                for message in [
+                    "{MessageId: 'UI_Sharing', Values: {}}", "{MessageId: 'File_Rename', Values: {NewName: 'Renamed'}}",
+                ] {
+                    try await browser.execute(
+                        "window.parent.postMessage(JSON.stringify(\(message)), arguments[0]);", [host])
+                }
+                try await browser.switchToTopFrame()
+                try await browser.waitFor("return document.title === 'Renamed'", "File_Rename")
+                try await browser.waitFor(
+                    "var n = document.getElementById('notice'); return !n.hidden && n.textContent.indexOf('/open/') > 0",
+                    "the share notice")
                 if ProcessInfo.processInfo.environment["WOPIKIT_UPDATE_SCREENSHOTS"] != nil {
                     try await browser.screenshot().write(to: Self.screenshotPath)
                 }
