@@ -124,6 +124,23 @@ import WOPITestSupport
                 #expect(try await Self.savedContent(session, signer: client.signer) == session.uploaded)
                 try await browser.navigate(to: host + "/files")
                 #expect(try await browser.pageSource().contains("New Document.docx"))
+
+                // Viewing, then the client's UI_Edit: the page switches to editing.
+                let id = try #require(session.wopiSrc.split(separator: "/").last)
+                try await browser.navigate(to: "\(host)/open/\(id)?action=view")
+                try await client.wait(for: "the view session") { $0.sessions.count == 2 }
+                #expect(client.sessions[1].action == "view")
+                #expect(client.sessions[1].checkFileInfo["HostEditUrl"] == "\(host)/open/\(id)?action=edit")
+                try await browser.waitFor(
+                    "return window.wopiHost.received.indexOf('App_LoadingStatus') >= 0", "App_LoadingStatus")
+                try await browser.switchToFrame("#office_frame")
+                try await browser.execute(
+                    "window.parent.postMessage(JSON.stringify({MessageId: 'UI_Edit', Values: {}}), arguments[0]);",
+                    [host])
+                try await browser.switchToTopFrame()
+                _ = try await browser.waitForURL { $0.hasSuffix("/open/\(id)?action=edit") }
+                try await client.wait(for: "the edit session") { $0.sessions.count == 3 }
+                #expect(client.sessions[2].action == "edit")
             }
         }
     }

@@ -173,10 +173,18 @@ struct HostPages: Sendable {
         }
         guard let match else { throw lastError ?? DiscoveryError(.noAction, "No action for \(file.name).") }
         let expiresAt = Date().addingTimeInterval(host.configuration.accessTokenLifetime)
+        // The action chooses view or edit; the token carries what the user may do, so the client can offer
+        // "Edit" (UserCanWrite, HostEditUrl, UI_Edit) while viewing.
         let token = host.tokens.mint(
-            AccessToken(userID: user.id, resource: .file(id), expiresAt: expiresAt, permission: edits ? .edit : .view))
+            AccessToken(
+                userID: user.id, resource: .file(id), expiresAt: expiresAt, permission: access.canWrite ? .edit : .view)
+        )
         let wopiSrc = WOPIURLs(publicURL: pages.base, configuration: host.configuration).file(id)
-        let actionURL = match.action.url(wopiSrc: URL(string: wopiSrc)!, values: urlOptions.values)
+        guard let wopiSrcURL = URL(string: wopiSrc) else {
+            return Self.html(
+                .badRequest, HostPageHTML.page(title: "Cannot open", "<p>The Host header is not usable.</p>"))
+        }
+        let actionURL = match.action.url(wopiSrc: wopiSrcURL, values: urlOptions.values)
         let clientOrigin = Self.origin(of: actionURL)
         let page = HostPageHTML.frame(
             .init(
