@@ -40,6 +40,18 @@ struct ServeCommand: AsyncParsableCommand {
             "On a data directory with no users, add the user demo (password demo) and a few documents.",
             discussion: "For trying the host only: a deployment never starts with a known account."))
     var demo = false
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The WOPI client's discovery URL (Office for the web, Collabora Online, ONLYOFFICE).",
+            discussion: "Turns on the host pages (/files, /open/ID) and proof-key checks on every WOPI request."))
+    var discoveryURL: String?
+    @Option(name: .long, help: "Like --discovery-url, from a discovery XML file.") var discoveryFile: String?
+    @Flag(
+        name: .long,
+        help: "Development only: accept WOPI requests without valid proof keys although discovery is set.")
+    var noProofCheck = false
+    @Option(name: .long, help: "The WOPI client's interface language (UI_LLCC), e.g. en-US.") var uiLanguage = "en-US"
 
     func run() async throws {
         var logger = Logger(label: "wopi-host")
@@ -74,17 +86,37 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.publicURL = publicURL
         configuration.scheme = scheme
         configuration.shareLinks = ShareLinks(tokenKey: try await directory.tokenKey())
+        let base = PublicBaseURL(publicURL)
+        let discovery = try discoveryClient(logger: logger)
+        if let discovery {
+            configuration.proofKeySource = discovery
+            configuration.proofKeyCheckDisabled = noProofCheck
+            if noProofCheck { Console.line("warning: proof-key checking is off (--no-proof-check); development only") }
+        }
         let wopi = WOPIHost(
             storage: storage, locks: stores.locks, users: users, tokens: try await directory.tokenSigner(),
             configuration: configuration,
             bootstrapper: BootstrapperConfiguration(
                 verifier: oauth, providerID: providerID, urlSchemes: try parsedURLSchemes()),
-            policy: stores.policy, activities: stores.activities, logger: logger)
+            policy: discovery == nil ? stores.policy : HostPagePolicy(base: base, inner: stores.policy),
+            activities: stores.activities, logger: logger)
 
         let router = Router()
         WOPIRoutes.add(to: router, host: wopi)
         WOPIRoutes.add(to: router, endpoints: oauth)
         router.get("health") { _, _ in "ok" }
+        if let discovery, (try? await discovery.discovery()) == nil {
+            Console.line("warning: discovery could not be loaded yet from \(discovery.source); retrying on use")
+        }
+        let sessionKey = try await SecretKeyFile.loadOrCreate(
+            at: directory.url.appendingPathComponent("secrets/session.key"))
+        HostPages(
+            host: wopi, discovery: discovery, accounts: oauth, shares: stores.shares,
+            sessions: HostSessions(
+                signer: AccessTokenSigner(key: sessionKey),
+                secure: scheme == "https" || publicURL?.hasPrefix("https") == true),
+            base: base, urlOptions: ActionURLOptions(uiLanguage: uiLanguage), logger: logger
+        ).add(to: router)
 
         let bindHost = host
         let app = Application(
@@ -94,6 +126,7 @@ struct ServeCommand: AsyncParsableCommand {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 let url = "\(scheme)://\(bindHost.contains(":") ? "[\(bindHost)]" : bindHost):\(port)"
+                base.setIfUnset(url)
                 try? directory.recordServerURL(publicURL ?? url)
                 Console.line("listening on \(url)")
             },
@@ -104,6 +137,24 @@ struct ServeCommand: AsyncParsableCommand {
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         defer { directory.clearServerURL() }
         try await group.run()
+    }
+
+    /// The discovery client of `--discovery-url` or `--discovery-file`, or `nil`.
+    private func discoveryClient(logger: Logger) throws -> DiscoveryClient? {
+        switch (discoveryURL, discoveryFile) {
+        case (nil, nil):
+            if noProofCheck { throw ValidationError("--no-proof-check needs --discovery-url or --discovery-file.") }
+            return nil
+        case (let url?, nil):
+            guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
+                throw ValidationError("--discovery-url must be an http(s) URL.")
+            }
+            return DiscoveryClient(source: .http(url), logger: logger)
+        case (nil, let path?):
+            return DiscoveryClient(source: .file(path), logger: logger)
+        default:
+            throw ValidationError("Give --discovery-url or --discovery-file, not both.")
+        }
     }
 
     /// `--url-schemes` as the bootstrapper's `UrlSchemes`, or `nil`.

@@ -74,7 +74,7 @@ extension OAuthAuthorizationServer {
     }
 
     /// The user with this ID or sign-in name and password; `nil` otherwise, after the same work either way.
-    private func authenticate(_ username: String, password: String) async throws -> WOPIUser? {
+    package func authenticate(_ username: String, password: String) async throws -> WOPIUser? {
         let name = username.trimmingCharacters(in: .whitespaces)
         var user: WOPIUser? = nil
         if WOPIUser.isValidID(name) { user = try await users.user(name) }

@@ -235,6 +235,28 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
     /// Send a PostMessage on app state changes.
     public var appStateHistoryPostMessage: Bool?
 
+    // MARK: Other WOPI clients (Collabora Online, ONLYOFFICE; Docs/office-for-the-web.md lists who reads what)
+
+    /// `EnableOwnerTermination` (Collabora Online): the file's owner may end the editing session for everyone.
+    public var enableOwnerTermination: Bool?
+    /// `HidePrintOption` (Collabora Online): hide the print command (printing stays possible through the
+    /// browser; ``disablePrint`` turns it off).
+    public var hidePrintOption: Bool?
+    /// `HideSaveOption` (Collabora Online): hide the save command (the client still saves automatically).
+    public var hideSaveOption: Bool?
+    /// `HideExportOption` (Collabora Online): hide the download-as / export commands.
+    public var hideExportOption: Bool?
+    /// `DisableExport` (Collabora Online): turn export and download off entirely.
+    public var disableExport: Bool?
+    /// `DisableCopy` (Collabora Online): keep copied content inside the document.
+    public var disableCopy: Bool?
+    /// `WatermarkText` (Collabora Online): a text drawn over every page, for example the user's e-mail address.
+    public var watermarkText: String?
+    /// `UserCanReview` (ONLYOFFICE): the user may edit only in review (track changes) mode.
+    public var userCanReview: Bool?
+    /// `SupportsReviewing` (ONLYOFFICE): the host supports review mode for the file.
+    public var supportsReviewing: Bool?
+
     /// Creates a CheckFileInfo body with the required properties; set the others as needed.
     public init(baseFileName: String, ownerID: String, size: Int64, version: String) {
         self.baseFileName = baseFileName
@@ -344,5 +366,14 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
         case fileVersionPostMessage = "FileVersionPostMessage"
         case fileEmbedCommandPostMessage = "FileEmbedCommandPostMessage"
         case appStateHistoryPostMessage = "AppStateHistoryPostMessage"
+        case enableOwnerTermination = "EnableOwnerTermination"
+        case hidePrintOption = "HidePrintOption"
+        case hideSaveOption = "HideSaveOption"
+        case hideExportOption = "HideExportOption"
+        case disableExport = "DisableExport"
+        case disableCopy = "DisableCopy"
+        case watermarkText = "WatermarkText"
+        case userCanReview = "UserCanReview"
+        case supportsReviewing = "SupportsReviewing"
     }
 }

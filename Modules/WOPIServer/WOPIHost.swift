@@ -60,6 +60,9 @@ public final class WOPIHost: Sendable {
         self.activities = activities
         self.logger = logger
         self.now = now
+        if configuration.proofKeySource != nil, configuration.proofKeyCheckDisabled {
+            logger.warning("Proof-key checking is OFF: any caller with a token is trusted. For development only.")
+        }
     }
 
     /// Answers one request. Never throws: every failure becomes the status the protocol asks for.
@@ -96,6 +99,7 @@ public final class WOPIHost: Sendable {
         guard let route = WOPIRoute(path: request.path) else {
             throw WOPIHTTPError.notFound("No WOPI endpoint at this path.")
         }
+        if case .bootstrapper = route {} else { try await verifyProof(request, logger: logger) }
         let override = request.header(WOPIHeader.override)?.uppercased()
         switch (route, request.method) {
         case (.unknownItem, _):

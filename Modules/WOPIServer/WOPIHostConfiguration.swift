@@ -48,6 +48,15 @@ public struct WOPIHostConfiguration: Sendable {
         case acknowledge
     }
 
+    /// Checks Office for the web's proof-key signatures (`X-WOPI-Proof`, `X-WOPI-ProofOld`, `X-WOPI-TimeStamp`) on
+    /// every request below ``wopiPath`` when set, usually to a ``DiscoveryClient`` (Docs/wopi-protocol.md §12). A
+    /// request whose proof fails is answered `500` with `X-WOPI-ServerError` naming the failed check. `nil` (the
+    /// default, and the CSPP mobile deployment, whose clients do not sign) checks nothing.
+    public var proofKeySource: (any ProofKeySource)? = nil
+    /// Development only: accept unsigned requests although ``proofKeySource`` is set. The host logs a warning
+    /// when it starts with this on.
+    public var proofKeyCheckDisabled: Bool = false
+
     /// Creates a configuration with the defaults.
     public init() {}
 }

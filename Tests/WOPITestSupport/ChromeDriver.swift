@@ -1,25 +1,32 @@
 import Foundation
+import NIOCore
 import NIOHTTP1
-import Testing
 
-/// A headless Chromium driven through chromedriver (WebDriver: HTTP + JSON), for tests of the real sign-in page.
+/// A headless Chromium driven through chromedriver (WebDriver: HTTP + JSON), for tests of real pages (the OAuth
+/// sign-in page, the host pages that frame a WOPI client).
 ///
 /// ``with(_:)`` starts chromedriver on a free port, opens a headless session, runs the body, and always deletes
 /// the session and stops chromedriver.
-struct ChromeDriver: Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public struct ChromeDriver: Sendable {
+    /// A WebDriver failure or a condition that did not come true.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
     }
 
-    static let chromedriver = "/usr/bin/chromedriver"
-    static let chromium = "/usr/bin/chromium"
+    public static let chromedriver = "/usr/bin/chromedriver"
+    public static let chromium = "/usr/bin/chromium"
     private static let elementKey = "element-6066-11e4-a52e-4f735466cecf"
 
-    let baseURL: String
-    let session: String
+    /// chromedriver's URL.
+    public let baseURL: String
+    /// The WebDriver session.
+    public let session: String
 
-    /// Runs `body` with a fresh headless browser session.
-    static func with<T: Sendable>(_ body: @Sendable (ChromeDriver) async throws -> T) async throws -> T {
+    /// Runs `body` with a fresh headless browser session whose window is `windowSize` (a phone by default).
+    public static func with<T: Sendable>(
+        windowSize: String = "390,844", _ body: @Sendable (ChromeDriver) async throws -> T
+    ) async throws -> T {
         for path in [chromedriver, chromium] where !FileManager.default.isExecutableFile(atPath: path) {
             throw Failure(
                 description: "\(path) is missing: `make test` installs it (scripts/install-deps.sh --test installs "
@@ -49,7 +56,7 @@ struct ChromeDriver: Sendable {
                             "binary": chromium,
                             "args": [
                                 "--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                                "--window-size=390,844",
+                                "--window-size=\(windowSize)",
                             ],
                         ],
                         "goog:loggingPrefs": ["browser": "ALL"],
@@ -102,9 +109,9 @@ struct ChromeDriver: Sendable {
         async throws -> Any?
     {
         let payload = try body.map { String(decoding: try JSONSerialization.data(withJSONObject: $0), as: UTF8.self) }
-        let reply = try await Web.send(
-            method, baseURL + path, headers: ["Content-Type": "application/json"],
-            body: payload ?? (method == .POST ? "{}" : nil))
+        let reply = try await TestHTTP.send(
+            method, baseURL + path, headers: [("Content-Type", "application/json")],
+            body: (payload ?? (method == .POST ? "{}" : nil)).map(ByteBuffer.init))
         let json = try JSONSerialization.jsonObject(with: Data(reply.body.readableBytesView)) as? [String: Any]
         if reply.status >= 400 {
             throw Failure(description: "WebDriver \(method) \(path): \(reply.status) \(reply.text)")
@@ -117,14 +124,14 @@ struct ChromeDriver: Sendable {
         try await Self.call(baseURL, method, "/session/\(session)" + path, body)
     }
 
-    func navigate(to url: String) async throws { try await command(.POST, "/url", ["url": url]) }
+    public func navigate(to url: String) async throws { try await command(.POST, "/url", ["url": url]) }
 
-    func currentURL() async throws -> String { try await command(.GET, "/url") as? String ?? "" }
+    public func currentURL() async throws -> String { try await command(.GET, "/url") as? String ?? "" }
 
-    func pageSource() async throws -> String { try await command(.GET, "/source") as? String ?? "" }
+    public func pageSource() async throws -> String { try await command(.GET, "/source") as? String ?? "" }
 
     /// The element matching a CSS selector.
-    func element(_ selector: String) async throws -> String {
+    public func element(_ selector: String) async throws -> String {
         let found = try await command(.POST, "/element", ["using": "css selector", "value": selector])
         guard let id = (found as? [String: Any])?[Self.elementKey] as? String else {
             throw Failure(description: "no element \(selector)")
@@ -132,16 +139,16 @@ struct ChromeDriver: Sendable {
         return id
     }
 
-    func type(_ text: String, into selector: String) async throws {
+    public func type(_ text: String, into selector: String) async throws {
         try await command(.POST, "/element/\(try await element(selector))/value", ["text": text])
     }
 
-    func click(_ selector: String) async throws {
+    public func click(_ selector: String) async throws {
         try await command(.POST, "/element/\(try await element(selector))/click")
     }
 
     /// Waits (10 s at most) until the current URL satisfies `condition`, and returns it.
-    func waitForURL(_ condition: (String) -> Bool) async throws -> String {
+    public func waitForURL(_ condition: (String) -> Bool) async throws -> String {
         let deadline = ContinuousClock.now + .seconds(10)
         var url = ""
         while ContinuousClock.now < deadline {
@@ -152,8 +159,41 @@ struct ChromeDriver: Sendable {
         throw Failure(description: "the browser stayed at \(url)")
     }
 
+    /// Runs `script` (a function body; `arguments[0]`… are `arguments`) in the current frame and returns its result.
+    @discardableResult
+    public func execute(_ script: String, _ arguments: [Any] = []) async throws -> Any? {
+        try await command(.POST, "/execute/sync", ["script": script, "args": arguments])
+    }
+
+    /// Waits (10 s at most) until `script` returns `true` in the current frame.
+    public func waitFor(_ script: String, _ what: String) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if try await execute(script) as? Bool == true { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw Failure(description: "timed out waiting for \(what)")
+    }
+
+    /// Makes the iframe matching a CSS selector the current frame.
+    public func switchToFrame(_ selector: String) async throws {
+        try await command(.POST, "/frame", ["id": [Self.elementKey: try await element(selector)]])
+    }
+
+    /// Makes the top-level page the current frame again.
+    public func switchToTopFrame() async throws {
+        try await command(.POST, "/frame", ["id": NSNull()])
+    }
+
+    /// A PNG of the window.
+    public func screenshot() async throws -> Data {
+        guard let base64 = try await command(.GET, "/screenshot") as? String, let data = Data(base64Encoded: base64)
+        else { throw Failure(description: "WebDriver returned no screenshot") }
+        return data
+    }
+
     /// The browser console entries since the last call (level and message).
-    func consoleLog() async throws -> [(level: String, message: String)] {
+    public func consoleLog() async throws -> [(level: String, message: String)] {
         let entries = try await command(.POST, "/se/log", ["type": "browser"]) as? [[String: Any]] ?? []
         return entries.map { ($0["level"] as? String ?? "", $0["message"] as? String ?? "") }
     }

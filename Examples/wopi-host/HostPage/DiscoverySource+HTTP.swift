@@ -1,0 +1,21 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import WOPIServer
+
+extension DiscoverySource {
+    /// Discovery fetched over HTTP(S) with AsyncHTTPClient's shared client (30 s timeout, 8 MiB at most).
+    static func http(_ url: String) -> DiscoverySource {
+        DiscoverySource(url) {
+            var request = HTTPClientRequest(url: url)
+            request.headers.add(name: "Accept", value: "application/xml, text/xml")
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            let body = try await response.body.collect(upTo: 8 * 1024 * 1024)
+            guard response.status == .ok else {
+                throw DiscoveryError(.fetchFailed, "GET \(url) answered \(response.status.code).")
+            }
+            return Data(buffer: body)
+        }
+    }
+}

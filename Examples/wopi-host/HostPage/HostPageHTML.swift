@@ -1,0 +1,175 @@
+import Foundation
+import WOPIModels
+
+/// The HTML of the host pages: the sign-in form, the file list and the page that frames the WOPI client.
+enum HostPageHTML {
+    /// What the framing page needs.
+    struct Frame {
+        var fileName: String
+        var actionURL: String
+        var accessToken: String
+        var accessTokenTTL: Int64
+        var favIconURL: String?
+        var clientOrigin: String
+        var closeURL: String
+        var editURL: String?
+        var shareURL: String
+        var downloadURL: String
+    }
+
+    /// A simple page (sign-in, file list, errors).
+    static func page(title: String, _ body: String) -> String {
+        """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(HTMLEscaping.escape(title))</title>
+        <style>
+        body{font-family:system-ui,sans-serif;margin:0 auto;max-width:44rem;padding:1rem;color:#222}
+        h1{font-size:1.4rem} ul{list-style:none;padding:0} li{padding:.5rem 0;border-bottom:1px solid #ddd}
+        a{color:#0b57d0} .actions a{margin-left:.8rem} label,input,select,button{display:block;margin:.3rem 0}
+        input,select{padding:.4rem;font-size:1rem} button{padding:.4rem 1rem;font-size:1rem}
+        .error{color:#b00020} form.inline{display:flex;gap:.5rem;align-items:center}
+        form.inline *{display:inline-block}
+        </style></head>
+        <body>\(body)</body></html>
+        """
+    }
+
+    /// The sign-in form, posting back to `/signin` with `next`.
+    static func signIn(next: String, message: String?) -> String {
+        page(
+            title: "Sign in",
+            """
+            <h1>Sign in to WOPIKit</h1>
+            \(message.map { "<p class=\"error\" role=\"alert\">\(HTMLEscaping.escape($0))</p>" } ?? "")
+            <form method="post" action="/signin">
+            <input type="hidden" name="next" value="\(HTMLEscaping.escape(next))">
+            <label for="username">User name or email</label>
+            <input id="username" name="username" autocomplete="username" autocapitalize="none" required autofocus>
+            <label for="password">Password</label>
+            <input id="password" name="password" type="password" autocomplete="current-password" required>
+            <button type="submit" id="submit">Sign in</button>
+            </form>
+            """)
+    }
+
+    /// The page that posts the token to the WOPI client into a full-page iframe and handles its PostMessages
+    /// (Microsoft's host page: https://learn.microsoft.com/microsoft-365/cloud-storage-partner-program/online/hostpage).
+    static func frame(_ frame: Frame) -> String {
+        let config: [String: String?] = [
+            "clientOrigin": frame.clientOrigin, "closeURL": frame.closeURL, "editURL": frame.editURL,
+            "shareURL": frame.shareURL, "downloadURL": frame.downloadURL,
+        ]
+        let json =
+            (try? JSONSerialization.data(withJSONObject: config.compactMapValues { $0 }, options: .sortedKeys))
+            .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let safeJSON = json.replacingOccurrences(of: "<", with: "\\u003c")
+        let favicon = frame.favIconURL.map { "<link rel=\"shortcut icon\" href=\"\(HTMLEscaping.escape($0))\">" } ?? ""
+        return """
+            <!doctype html>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1, maximum-scale=1, minimum-scale=1, \
+            user-scalable=no">
+            \(favicon)
+            <title>\(HTMLEscaping.escape(frame.fileName))</title>
+            <style>
+            body{margin:0;padding:0;overflow:hidden;font-family:system-ui,sans-serif}
+            #office_frame{width:100%;height:100%;position:absolute;top:0;left:0;right:0;bottom:0;margin:0;border:none;\
+            display:block}
+            #notice{position:absolute;top:.5rem;left:50%;transform:translateX(-50%);z-index:1;background:#fff8c5;\
+            border:1px solid #d4a72c;padding:.5rem 1rem;border-radius:.4rem;max-width:90%}
+            </style></head>
+            <body>
+            <form id="office_form" name="office_form" target="office_frame" action="\(HTMLEscaping.escape(frame.actionURL))" \
+            method="post">
+            <input name="access_token" value="\(HTMLEscaping.escape(frame.accessToken))" type="hidden">
+            <input name="access_token_ttl" value="\(frame.accessTokenTTL)" type="hidden">
+            </form>
+            <div id="notice" role="status" hidden></div>
+            <span id="frameholder"></span>
+            <script type="application/json" id="wopi-config">\(safeJSON)</script>
+            <script>\(script)</script>
+            </body></html>
+            """
+    }
+
+    /// The framing and PostMessage logic. Messages are JSON strings `{"MessageId", "SendTime", "Values"}`; any
+    /// message from an origin other than the WOPI client's is dropped (and counted, for tests).
+    static let script = """
+        (function () {
+          var cfg = JSON.parse(document.getElementById('wopi-config').textContent);
+          var host = window.wopiHost = { ignored: 0, received: [] };
+          var frame = document.createElement('iframe');
+          frame.name = 'office_frame';
+          frame.id = 'office_frame';
+          frame.title = 'Office frame';
+          frame.setAttribute('allowfullscreen', 'true');
+          frame.setAttribute('sandbox', 'allow-scripts allow-same-origin allow-forms allow-popups ' +
+            'allow-top-navigation allow-popups-to-escape-sandbox allow-downloads allow-modals');
+          document.getElementById('frameholder').appendChild(frame);
+          document.getElementById('office_form').submit();
+
+          function send(id, values) {
+            frame.contentWindow.postMessage(
+              JSON.stringify({ MessageId: id, SendTime: Date.now(), Values: values || {} }), cfg.clientOrigin);
+          }
+          function notice(text, link) {
+            var box = document.getElementById('notice');
+            box.textContent = text + ' ';
+            if (link) {
+              var a = document.createElement('a');
+              a.href = link; a.textContent = link; a.target = '_blank'; a.rel = 'noopener';
+              box.appendChild(a);
+            }
+            box.hidden = false;
+            setTimeout(function () { box.hidden = true; }, 15000);
+          }
+          window.addEventListener('message', function (event) {
+            if (event.origin !== cfg.clientOrigin) { host.ignored += 1; return; }
+            var message;
+            try { message = typeof event.data === 'string' ? JSON.parse(event.data) : event.data; } catch (e) { return; }
+            if (!message || typeof message.MessageId !== 'string') { return; }
+            var values = message.Values || {};
+            host.received.push(message.MessageId);
+            switch (message.MessageId) {
+              case 'App_LoadingStatus': send('Host_PostmessageReady'); break;
+              case 'UI_Close': window.location.assign(cfg.closeURL); break;
+              case 'UI_Edit': if (cfg.editURL) { window.location.assign(cfg.editURL); } break;
+              case 'UI_Sharing': notice('Share this link with people who have access:', cfg.shareURL); break;
+              case 'UI_FileVersions': notice('This host keeps only the current version. Download it:', cfg.downloadURL); break;
+              case 'File_Rename': if (values.NewName) { document.title = values.NewName; } break;
+              case 'Edit_Notification': notice('Someone else is editing this document; your changes are merged.'); break;
+            }
+          });
+        })();
+        """
+
+    /// The file list of a container, with open links and the new-document form.
+    static func files(
+        userName: String, container: String, parent: String?, items: [(name: String, links: [(String, String)])],
+        newDocumentContainer: String
+    ) -> String {
+        let rows = items.map { item in
+            "<li>\(HTMLEscaping.escape(item.name))<span class=\"actions\">"
+                + item.links.map { "<a href=\"\(HTMLEscaping.escape($0.1))\">\(HTMLEscaping.escape($0.0))</a>" }
+                .joined() + "</span></li>"
+        }
+        let up = parent.map { "<p><a href=\"\(HTMLEscaping.escape($0))\">↑ Up</a></p>" } ?? ""
+        return page(
+            title: "Files",
+            """
+            <h1>\(HTMLEscaping.escape(container))</h1>
+            <p>Signed in as \(HTMLEscaping.escape(userName)).</p>
+            \(up)
+            <ul id="files">\(rows.joined(separator: "\n"))</ul>
+            <form class="inline" method="post" action="/new">
+            <input type="hidden" name="container" value="\(HTMLEscaping.escape(newDocumentContainer))">
+            <label for="type">New</label>
+            <select id="type" name="type"><option value="docx">Word document</option>\
+            <option value="xlsx">Excel workbook</option><option value="pptx">PowerPoint presentation</option></select>
+            <button type="submit" id="create">Create</button>
+            </form>
+            """)
+    }
+}

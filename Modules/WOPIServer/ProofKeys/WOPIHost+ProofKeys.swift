@@ -1,0 +1,49 @@
+import Logging
+
+extension WOPIHost {
+    /// The proof-key step of every WOPI request when ``WOPIHostConfiguration/proofKeySource`` is set: throws `500`
+    /// with `X-WOPI-ServerError` naming the failed check (Docs/wopi-protocol.md §12.4), and logs it with the
+    /// request's correlation ID (in `logger`'s metadata).
+    ///
+    /// A signature that does not verify with the keys in hand, or verifies only through the old key, asks the source
+    /// to fetch discovery again (rate-limited there); after a fresh fetch the request is checked once more, so a key
+    /// rotation is picked up without a restart.
+    func verifyProof(_ request: WOPIRequest, logger: Logger) async throws {
+        guard let source = configuration.proofKeySource, !configuration.proofKeyCheckDisabled else { return }
+        let origin =
+            configuration.publicURL ?? request.origin(defaultScheme: configuration.scheme) ?? "http://localhost"
+        let proofRequest = ProofKeyRequest(
+            url: request.url(origin: origin), headerFields: request.headers, accessToken: request.accessToken)
+        var validator: ProofKeyValidator
+        do {
+            validator = try await source.proofKeyValidator()
+        } catch {
+            logger.error("Proof keys unavailable: request refused", metadata: ["error": "\(error)"])
+            throw WOPIHTTPError(
+                .internalServerError, "Proof-key check failed (keysUnavailable): the host has no proof keys: \(error)")
+        }
+        var result = validator.validate(proofRequest, now: now())
+        if Self.keysMayHaveRotated(result), await source.keysMayHaveRotated() {
+            if case .invalid = result, let fresh = try? await source.proofKeyValidator() {
+                validator = fresh
+                result = validator.validate(proofRequest, now: now())
+            }
+        }
+        guard case .invalid(let rejection) = result else { return }
+        logger.warning(
+            "Proof-key check failed: request refused",
+            metadata: [
+                "check": "\(rejection.code)", "reason": "\(rejection.message)", "method": "\(request.method)",
+                "path": "\(request.path)",
+            ])
+        throw WOPIHTTPError(.internalServerError, "Proof-key check failed (\(rejection.code)): \(rejection.message)")
+    }
+
+    private static func keysMayHaveRotated(_ result: ProofKeyValidationResult) -> Bool {
+        switch result {
+        case .valid: false
+        case .validWithOldKey: true
+        case .invalid(let rejection): rejection.code == .signatureMismatch
+        }
+    }
+}
