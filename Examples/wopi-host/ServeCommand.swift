@@ -36,6 +36,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error.") var logLevel: String = "info"
     @Flag(
         name: .long,
+        help: "Answer Lock, RefreshLock and Unlock from view-only users with 200 and no lock (for ONLYOFFICE).")
+    var acknowledgeViewOnlyLocks = false
+    @Flag(
+        name: .long,
         help: ArgumentHelp(
             "On a data directory with no users, add the user demo (password demo) and a few documents.",
             discussion: "For trying the host only: a deployment never starts with a known account."))
@@ -86,6 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.publicURL = publicURL
         configuration.scheme = scheme
         configuration.shareLinks = ShareLinks(tokenKey: try await directory.tokenKey())
+        configuration.viewOnlyLocks = acknowledgeViewOnlyLocks ? .acknowledge : .refuse
         let base = PublicBaseURL(publicURL)
         let discovery = try discoveryClient(logger: logger)
         if let discovery {
