@@ -50,6 +50,8 @@ struct OfficeFlowTests {
             let rootChildren = try await Web.get(Self.endpoint(rootURL, "children"))
             #expect(rootChildren.status == 200)
             let containers = try #require(try rootChildren.json()["ChildContainers"] as? [[String: Any]])
+            #expect(
+                !containers.contains { $0["Name"] as? String == "Shared with me" }, "nothing is shared with Ana yet")
             let documentsURL = try #require(
                 containers.first { $0["Name"] as? String == "Documents" }?["Url"] as? String)
             let containerInfo = try await Web.get(documentsURL)
@@ -105,5 +107,46 @@ struct OfficeFlowTests {
     static func endpoint(_ url: String, _ suffix: String) -> String {
         let parts = url.split(separator: "?", maxSplits: 1)
         return parts[0] + "/" + suffix + (parts.count > 1 ? "?" + parts[1] : "")
+    }
+
+    @Test("a folder shared with the signed-in user is browsed and edited through the bootstrapper's root container")
+    func sharedFolderThroughTheBootstrapper() async throws {
+        try await LiveAuthServer.run { live in
+            let bootstrapper = live.baseURL + "/wopibootstrapper"
+            let storage = live.host.storage
+            let bobRoot = try await storage.rootContainer(forUser: "bob")
+            let team = try await storage.createContainer(named: "Team", in: bobRoot.id)
+            let plan = try await storage.createFile(
+                named: "Plan.docx", in: team.id, content: ByteStream(buffer: ByteBuffer(string: "bob's plan")),
+                overwrite: false)
+            try await live.shares.grant(
+                Share(itemID: team.id, granteeID: "ana", permission: .edit, grantedBy: "bob", grantedAt: Date()))
+
+            let tokens = try await live.redeemOfficeCode(try await live.officeCode())
+            let bearer = ["Authorization": "Bearer \(try #require(try tokens.json()["access_token"] as? String))"]
+            let rootReply = try await Web.send(
+                .POST, bootstrapper, headers: bearer.merging(["X-WOPI-EcosystemOperation": "GET_ROOT_CONTAINER"]) { $1 }
+            )
+            let rootInfo = try #require(try rootReply.json()["RootContainerInfo"] as? [String: Any])
+            let rootURL = try #require((rootInfo["ContainerPointer"] as? [String: Any])?["Url"] as? String)
+            let rootChildren = try #require(
+                try await Web.get(Self.endpoint(rootURL, "children")).json()["ChildContainers"] as? [[String: Any]])
+            let sharedURL = try #require(
+                rootChildren.first { $0["Name"] as? String == "Shared with me" }?["Url"] as? String)
+            let shared = try #require(
+                try await Web.get(Self.endpoint(sharedURL, "children")).json()["ChildContainers"] as? [[String: Any]])
+            let teamURL = try #require(shared.first { $0["Name"] as? String == "Team" }?["Url"] as? String)
+            let files = try #require(
+                try await Web.get(Self.endpoint(teamURL, "children")).json()["ChildFiles"] as? [[String: Any]])
+            let fileURL = try #require(files.first { $0["Name"] as? String == "Plan.docx" }?["Url"] as? String)
+            #expect(try await Web.get(fileURL).json()["UserCanWrite"] as? Bool == true)
+            let lock = try await Web.send(.POST, fileURL, headers: ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "a"])
+            #expect(lock.status == 200)
+            let put = try await Web.send(
+                .POST, Self.endpoint(fileURL, "contents"), headers: ["X-WOPI-Override": "PUT", "X-WOPI-Lock": "a"],
+                body: "ana's edit")
+            #expect(put.status == 200)
+            #expect(String(buffer: try await storage.readFile(plan.id).body.collect(upTo: 100)) == "ana's edit")
+        }
     }
 }

@@ -23,6 +23,8 @@ struct LiveAuthServer: Sendable {
     let host: WOPIHost
     let baseURL: String
     let clock: TestClock
+    /// The host's shares (its policy is the owner plus these).
+    let shares: InMemoryShareStore
 
     var authorizeURL: String { baseURL + "/oauth2/authorize" }
     var tokenURL: String { baseURL + "/oauth2/token" }
@@ -52,17 +54,20 @@ struct LiveAuthServer: Sendable {
         configure(&configuration)
         let server = OAuthAuthorizationServer(
             store: store, users: users, configuration: configuration, logger: logger, now: clock.dateSource)
+        let storage = InMemoryStorage()
+        let shares = InMemoryShareStore()
         let host = WOPIHost(
-            storage: InMemoryStorage(), locks: InMemoryLockStore(), users: users,
+            storage: storage, locks: InMemoryLockStore(), users: users,
             tokens: AccessTokenSigner(key: SymmetricKey(size: .bits256)),
-            bootstrapper: BootstrapperConfiguration(verifier: server), logger: logger, now: clock.dateSource)
+            bootstrapper: BootstrapperConfiguration(verifier: server),
+            policy: SharingAccessPolicy(storage: storage, shares: shares), logger: logger, now: clock.dateSource)
         let router = Router()
         WOPIRoutes.add(to: router, host: host)
         WOPIRoutes.add(to: router, endpoints: server)
         router.get("callback") { _, _ in "signed in" }
         router.get("favicon.ico") { _, _ in Response(status: .noContent) }
         return try await LoopbackServer.run(router, logger: logger) { baseURL in
-            try await body(LiveAuthServer(server: server, host: host, baseURL: baseURL, clock: clock))
+            try await body(LiveAuthServer(server: server, host: host, baseURL: baseURL, clock: clock, shares: shares))
         }
     }
 
