@@ -95,7 +95,42 @@ struct ValidatorScenarioTests {
         try await ValidatorGroup.createChildFileAndDeleteFile.check(storage: storage)
     }
 
-    /// FileUrl, share-URL and AddActivities groups: not applicable unless the host advertises the feature.
+    @Test(arguments: ValidatorTarget.Storage.allCases)
+    func getSharingUrlForFileWithTypeReadOnly(_ storage: ValidatorTarget.Storage) async throws {
+        try await ValidatorGroup.getSharingUrlForFileWithTypeReadOnly.check(storage: storage)
+    }
+
+    @Test(arguments: ValidatorTarget.Storage.allCases)
+    func getSharingUrlForFileWithTypeReadWrite(_ storage: ValidatorTarget.Storage) async throws {
+        try await ValidatorGroup.getSharingUrlForFileWithTypeReadWrite.check(storage: storage)
+    }
+
+    @Test(arguments: ValidatorTarget.Storage.allCases)
+    func getSharingUrlForFileWithUnknownType(_ storage: ValidatorTarget.Storage) async throws {
+        try await ValidatorGroup.getSharingUrlForFileWithUnknownType.check(storage: storage)
+    }
+
+    @Test(arguments: ValidatorTarget.Storage.allCases)
+    func getSharingUrlForContainerWithTypeReadOnly(_ storage: ValidatorTarget.Storage) async throws {
+        try await ValidatorGroup.getSharingUrlForContainerWithTypeReadOnly.check(storage: storage)
+    }
+
+    @Test(arguments: ValidatorTarget.Storage.allCases)
+    func getSharingUrlForContainerWithTypeReadWrite(_ storage: ValidatorTarget.Storage) async throws {
+        try await ValidatorGroup.getSharingUrlForContainerWithTypeReadWrite.check(storage: storage)
+    }
+
+    @Test(arguments: ValidatorTarget.Storage.allCases)
+    func getSharingUrlForContainerWithUnknownType(_ storage: ValidatorTarget.Storage) async throws {
+        try await ValidatorGroup.getSharingUrlForContainerWithUnknownType.check(storage: storage)
+    }
+
+    @Test(arguments: ValidatorTarget.Storage.allCases)
+    func addActivities(_ storage: ValidatorTarget.Storage) async throws {
+        try await ValidatorGroup.addActivities.check(storage: storage)
+    }
+
+    /// FileUrl groups: not applicable unless the host advertises `FileUrl`.
     @Test(arguments: ValidatorTarget.Storage.allCases)
     func capabilityGatedGroups(_ storage: ValidatorTarget.Storage) async throws {
         try await ValidatorGroup.check(ValidatorGroup.capabilityGated, storage: storage)

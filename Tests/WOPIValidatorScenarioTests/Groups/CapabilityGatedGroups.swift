@@ -5,25 +5,6 @@ extension ValidatorGroup {
     static let capabilityGated: [ValidatorGroup] = [
         gated("FileUrlUsage", Prerequisite.fileUrl, feature: "FileUrl"),
         gated("FileUrlViewOnly", Prerequisite.fileUrl, feature: "FileUrl"),
-        gated(
-            "GetSharingUrlForFileWithTypeReadOnly", sharePrerequisite("ShareUrlTypeReadOnlyForFilePrereq", "ReadOnly"),
-            feature: "SupportedShareUrlTypes"),
-        gated(
-            "GetSharingUrlForFileWithTypeReadWrite",
-            sharePrerequisite("ShareUrlTypeReadWriteForFilePrereq", "ReadWrite"), feature: "SupportedShareUrlTypes"),
-        gated(
-            "GetSharingUrlForFileWithUnknownType", Prerequisite.supportedShareUrlTypesForFile,
-            feature: "SupportedShareUrlTypes"),
-        gated(
-            "GetSharingUrlForContainerWithTypeReadOnly", Prerequisite.supportedShareUrlTypesForContainer,
-            feature: "container SupportedShareUrlTypes"),
-        gated(
-            "GetSharingUrlForContainerWithTypeReadWrite", Prerequisite.supportedShareUrlTypesForContainer,
-            feature: "container SupportedShareUrlTypes"),
-        gated(
-            "GetSharingUrlForContainerWithUnknownType", Prerequisite.supportedShareUrlTypesForContainer,
-            feature: "container SupportedShareUrlTypes"),
-        gated("AddActivities", Prerequisite.addActivities, feature: "SupportsAddActivities"),
     ]
 
     private static func gated(_ name: String, _ prerequisite: ValidatorCase, feature: String) -> ValidatorGroup {
@@ -35,14 +16,5 @@ extension ValidatorGroup {
                 }
             ],
             applicability: .optional("the host does not advertise \(feature)"))
-    }
-
-    private static func sharePrerequisite(_ name: String, _ type: String) -> ValidatorCase {
-        ValidatorCase(name) { run in
-            let reply = try await run.send(.checkFileInfo)
-            guard case .array(let types)? = reply.json?.select("SupportedShareUrlTypes"),
-                types.contains(where: { $0.stringValue?.lowercased() == type.lowercased() })
-            else { return try run.fail("SupportedShareUrlTypes does not contain \(type)") }
-        }
     }
 }

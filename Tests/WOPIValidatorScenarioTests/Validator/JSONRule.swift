@@ -11,19 +11,26 @@ enum JSONRule: Sendable {
     case bool(String, required: Bool = false, equals: Bool? = nil)
     /// `LongProperty`.
     case long(String, required: Bool = false)
+    /// `IntegerProperty`: a JSON integer, optionally equal to `equals`.
+    case integer(String, required: Bool = false, equals: Int64? = nil)
+    /// `ArrayProperty`: an array of strings, optionally containing `contains` (ignoring case, as the validator's
+    /// `OrdinalIgnoreCase` does).
+    case array(String, required: Bool = false, contains: String? = nil)
     /// `AbsoluteUrlProperty`: an absolute URI, with an `access_token` query parameter when asked.
     case absoluteURL(String, required: Bool = false, mustIncludeAccessToken: Bool = false)
 
     var path: String {
         switch self {
-        case .string(let path, _, _, _), .bool(let path, _, _), .long(let path, _), .absoluteURL(let path, _, _): path
+        case .string(let path, _, _, _), .bool(let path, _, _), .long(let path, _), .integer(let path, _, _),
+            .array(let path, _, _), .absoluteURL(let path, _, _):
+            path
         }
     }
 
     private var required: Bool {
         switch self {
         case .string(_, let required, _, _), .bool(_, let required, _), .long(_, let required),
-            .absoluteURL(_, let required, _):
+            .integer(_, let required, _), .array(_, let required, _), .absoluteURL(_, let required, _):
             required
         }
     }
@@ -47,6 +54,16 @@ enum JSONRule: Sendable {
             if let expected, flag != expected { return "'\(path)': expected \(expected), actual \(flag)" }
         case .long:
             guard case .integer = value else { return "'\(path)' must be a JSON integer, got \(value)" }
+        case .integer(_, _, let expected):
+            guard case .integer(let number) = value else { return "'\(path)' must be a JSON integer, got \(value)" }
+            if let expected, number != expected { return "'\(path)': expected \(expected), actual \(number)" }
+        case .array(_, _, let expected):
+            guard case .array(let items) = value, items.allSatisfy({ $0.stringValue != nil }) else {
+                return "'\(path)' must be an array of strings, got \(value)"
+            }
+            if let expected, !items.contains(where: { $0.stringValue?.lowercased() == expected.lowercased() }) {
+                return "'\(path)': expected to contain '\(expected)', actual \(value)"
+            }
         case .absoluteURL(_, _, let mustIncludeAccessToken):
             guard let text = value.stringValue, Self.isAbsoluteURL(text) else {
                 return "'\(path)' must be an absolute URL, got \(value)"

@@ -32,21 +32,23 @@ enum Prerequisite {
     /// §17.3).
     static let userCanRenameContainer = parentContainerFlag("UserCanRenameContainerPrereq", "UserCanRename")
 
-    /// Capability-gated groups the host may or may not claim: `FileUrl`, share URL types, AddActivities.
+    /// Groups the host may or may not claim: `FileUrl`, share URL types, AddActivities.
     static let fileUrl = ValidatorCase("FileUrlUsagePrereq") { run in
         try await run.send(.checkFileInfo, expect: [.json([.absoluteURL("FileUrl", required: true)])])
     }
-    static let supportedShareUrlTypesForFile = ValidatorCase("SupportedShareUrlTypesForFilePrereq") { run in
-        let reply = try await run.send(.checkFileInfo)
-        if JSONRule.isNullOrEmpty(reply.json?.select("SupportedShareUrlTypes")) {
-            return try run.fail("SupportedShareUrlTypes is not set")
+    /// `SupportedShareUrlTypes` on the test file: set (`type` nil) or containing `type`.
+    static func shareUrlTypesForFile(_ name: String, containing type: String? = nil) -> ValidatorCase {
+        ValidatorCase(name) { run in
+            try await run.send(
+                .checkFileInfo, expect: [.json([.array("SupportedShareUrlTypes", required: true, contains: type)])])
         }
     }
-    static let supportedShareUrlTypesForContainer = ValidatorCase("SupportedShareUrlTypesForContainerPrereq") { run in
-        try await run.send(.enumerateAncestors, save: [("ParentContainerUrl", "AncestorsWithRootFirst[-1:].Url")])
-        let reply = try await run.send(.checkContainerInfo, overrideURL: try run.saved("ParentContainerUrl"))
-        if JSONRule.isNullOrEmpty(reply.json?.select("SupportedShareUrlTypes")) {
-            return try run.fail("the parent container's SupportedShareUrlTypes is not set")
+    /// `SupportedShareUrlTypes` on the test file's parent container: set (`type` nil) or containing `type`.
+    static func shareUrlTypesForContainer(_ name: String, containing type: String? = nil) -> ValidatorCase {
+        ValidatorCase(name) { run in
+            try await run.send(
+                .checkContainerInfo, overrideURL: try await run.parentContainer(),
+                expect: [.json([.array("SupportedShareUrlTypes", required: true, contains: type)])])
         }
     }
     static let addActivities = flag("AddActivitiesPrereq", "SupportsAddActivities", true)

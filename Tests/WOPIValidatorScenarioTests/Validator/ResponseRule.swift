@@ -3,6 +3,8 @@
 enum ResponseRule: Sendable {
     /// `ResponseCodeValidator`, or an `Or` of several.
     case status(Set<Int>)
+    /// `Or`: at least one of the rules holds.
+    case anyOf([ResponseRule])
     /// `LockMismatchValidator`: `409`, and `X-WOPI-Lock` equal to `expected` (required unless `expected` is "").
     case lockMismatch(String)
     /// `ResponseHeaderValidator`: the header is present (when `required`) and, if `expected` is set, equals it
@@ -30,6 +32,10 @@ enum ResponseRule: Sendable {
                 : [
                     "expected status \(codes.sorted().map(String.init).joined(separator: " or ")), got \(exchange.status)"
                 ]
+        case .anyOf(let rules):
+            let each = rules.map { $0.problems(exchange) }
+            return each.contains(where: \.isEmpty)
+                ? [] : ["none of these holds: " + each.map { $0.joined(separator: "; ") }.joined(separator: " | ")]
         case .lockMismatch(let expected):
             return ResponseRule.status([409]).problems(exchange)
                 + ResponseRule.header("X-WOPI-Lock", expected: expected, required: !expected.isEmpty).problems(exchange)

@@ -35,6 +35,10 @@ enum WopiOperation: Sendable {
     case createChildFile(TargetMode, name: String)
     case deleteContainer
     case renameContainer(name: String)
+    /// GetShareUrl on a file or, through an override URL, a container: `X-WOPI-UrlType` as given.
+    case getShareUrl(type: String)
+    /// AddActivities with a JSON body (`{"Activities": [...]}`), sent as UTF-8.
+    case addActivities(json: String)
 
     /// The validator's name for the request, as in `TestCases.xml`.
     var name: String {
@@ -61,6 +65,8 @@ enum WopiOperation: Sendable {
         case .createChildFile: "CreateChildFile"
         case .deleteContainer: "DeleteContainer"
         case .renameContainer: "RenameContainer"
+        case .getShareUrl: "GetShareUrl"
+        case .addActivities: "AddActivities"
         }
     }
 
@@ -116,6 +122,8 @@ enum WopiOperation: Sendable {
             headers.append(("X-WOPI-RequestedName", DotNetUTF7.encode(name)))
         case .enumerateChildren(let filter?):
             headers.append(("X-WOPI-FileExtensionFilterList", filter))
+        case .getShareUrl(let type):
+            headers.append(("X-WOPI-UrlType", type))
         default:
             break
         }
@@ -138,6 +146,8 @@ enum WopiOperation: Sendable {
         case .createChildFile: "CREATE_CHILD_FILE"
         case .deleteContainer: "DELETE_CONTAINER"
         case .renameContainer: "RENAME_CONTAINER"
+        case .getShareUrl: "GET_SHARE_URL"
+        case .addActivities: "ADD_ACTIVITIES"
         default: nil
         }
     }
@@ -147,6 +157,7 @@ enum WopiOperation: Sendable {
         switch self {
         case .putFile(_, let document), .putRelativeFile(_, _, let document): document.bytes
         case .putUserInfo(let info): Array(info.utf8)
+        case .addActivities(let json): Array(json.utf8)
         default: nil
         }
     }
