@@ -45,7 +45,9 @@ extension OAuthAuthorizationServer {
             until = max(until ?? addressUntil, addressUntil)
         }
         guard let until else { return }
-        let wait = until.timeIntervalSince(now())
+        // A time read back from a store can differ from the clock's by rounding (seconds since 1970 in a Double):
+        // a lock-out ending within a millisecond is over.
+        let wait = until.timeIntervalSince(now()) - 0.001
         guard wait > 0 else { return }
         logger.warning(
             "Attempt refused while locked out",
