@@ -250,6 +250,7 @@ let package = Package(
                 .target(name: "CFuse3", condition: .when(platforms: [.linux])),
                 .target(name: "CFuse3Shim", condition: .when(platforms: [.linux])),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],

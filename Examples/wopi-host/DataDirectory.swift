@@ -16,10 +16,10 @@ import WOPIStorage
 /// DIR/secrets/         (0700) token.key: signs WOPI access tokens, shared by `serve` and `token`;
 ///                      oauth-form.key: signs sign-in forms; office-client-secret: the demo Office client's
 /// DIR/wopi.sqlite      sqlite storage (the default): files, versions, locks, users, shares, activities, OAuth
-///                      clients, and hashed authorization codes and tokens, in one file
-/// DIR/files/, DIR/users.json, DIR/shares.json, DIR/activities.json, DIR/oauth.json
+///                      clients, hashed authorization codes and tokens, and failed sign-ins, in one file
+/// DIR/files/, DIR/users.json, DIR/shares.json, DIR/activities.json, DIR/oauth.json, DIR/sign-in-failures.json
 ///                      fs storage: the files as a directory tree; users; shares; AddActivities' comments and
-///                      mentions; OAuth clients, codes and tokens
+///                      mentions; OAuth clients, codes and tokens; failed sign-ins
 /// DIR/server.json      the URL of the running `serve`, so `token` can print a usable WOPISrc
 /// ```
 /// The folder and every folder in it are 0700, every file 0600, on creation and each time it is opened (see
@@ -40,6 +40,8 @@ struct DataDirectory {
         let shares: any ShareStore
         let activities: any ActivityLog
         let oauth: any OAuthStore
+        /// Where failed sign-ins are counted, so lock-outs survive a restart.
+        let throttle: any SignInThrottleStore
         /// The background services the storage needs while a host serves (SQLite's garbage collector).
         var maintenance: (Logger) -> [any Service] = { _ in [] }
 
@@ -95,6 +97,7 @@ struct DataDirectory {
                 storage: storage, locks: try SQLiteLockStore(database: database),
                 users: try SQLiteUserDirectory(database: database), shares: try SQLiteShareStore(database: database),
                 activities: try SQLiteActivityLog(database: database), oauth: try SQLiteOAuthStore(database: database),
+                throttle: try SQLiteSignInThrottleStore(database: database),
                 maintenance: { logger in [SQLiteGarbageCollector(storage: storage, logger: logger)] })
         case .fs:
             return Stores(
@@ -102,7 +105,8 @@ struct DataDirectory {
                 users: FileUserDirectory(url: url.appendingPathComponent("users.json")),
                 shares: FileShareStore(url: url.appendingPathComponent("shares.json")),
                 activities: FileActivityLog(url: url.appendingPathComponent("activities.json")),
-                oauth: FileOAuthStore(url: url.appendingPathComponent("oauth.json")))
+                oauth: FileOAuthStore(url: url.appendingPathComponent("oauth.json")),
+                throttle: FileSignInThrottleStore(url: url.appendingPathComponent("sign-in-failures.json")))
         }
     }
 
@@ -115,7 +119,8 @@ struct DataDirectory {
         configuration.formKey = try await SecretKeyFile.loadOrCreate(
             at: url.appendingPathComponent("secrets/oauth-form.key"))
         return OAuthAuthorizationServer(
-            store: stores.oauth, users: stores.users, configuration: configuration, logger: logger)
+            store: stores.oauth, users: stores.users, throttle: stores.throttle, configuration: configuration,
+            logger: logger)
     }
 
     /// Writes `text` to `DIR/secrets/NAME`, readable only by its owner.

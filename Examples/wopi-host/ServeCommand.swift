@@ -41,6 +41,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(
         name: .long,
         help: ArgumentHelp(
+            "Behind a reverse proxy: throttle sign-ins by the last X-Forwarded-For address, not the connection's.",
+            discussion: "Only when the proxy appends that header and clients cannot reach the host around it."))
+    var trustForwardedFor = false
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
             "On a data directory with no users, add the user demo (password demo) and a few documents.",
             discussion: "For trying the host only: a deployment never starts with a known account."))
     var demo = false
@@ -84,6 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
         oauthConfiguration.issuer = publicURL
         oauthConfiguration.scheme = scheme
         oauthConfiguration.privacyStatementURL = privacyURL
+        oauthConfiguration.signInThrottle.trustsForwardedFor = trustForwardedFor
         let oauth = try await directory.oauthServer(stores: stores, configuration: oauthConfiguration, logger: logger)
 
         var configuration = WOPIHostConfiguration()
@@ -106,7 +113,7 @@ struct ServeCommand: AsyncParsableCommand {
             policy: discovery == nil ? stores.policy : HostPagePolicy(base: base, inner: stores.policy),
             activities: stores.activities, logger: logger)
 
-        let router = Router()
+        let router = Router(context: WOPIRequestContext.self)
         WOPIRoutes.add(to: router, host: wopi)
         WOPIRoutes.add(to: router, endpoints: oauth)
         router.get("health") { _, _ in "ok" }

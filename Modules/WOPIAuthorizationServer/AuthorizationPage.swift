@@ -54,7 +54,8 @@ enum AuthorizationPage {
     ///   redirects to (browsers apply `form-action` to the redirect after a POST); `nil` leaves the directive out
     ///   when that origin cannot be expressed in CSP (an IPv6 loopback literal).
     static func response(
-        _ html: String, status: HTTPResponse.Status, formAction: [String]? = [], cookie: String? = nil
+        _ html: String, status: HTTPResponse.Status, formAction: [String]? = [], cookie: String? = nil,
+        retryAfter: Int? = nil
     ) -> WOPIResponse {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
@@ -65,6 +66,7 @@ enum AuthorizationPage {
         headers[.xContentTypeOptions] = "nosniff"
         headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         if let cookie { headers[.setCookie] = cookie }
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         return WOPIResponse(status: status, headers: headers, body: .buffer(ByteBuffer(string: html)))
     }
 

@@ -50,13 +50,26 @@ extension OAuthAuthorizationServer {
                 status: .badRequest)
         }
         let username = form["username"] ?? ""
-        guard let user = try await authenticate(username, password: form["password"] ?? "") else {
-            logger.info(
-                "Sign-in failed: wrong user name or password", metadata: ["client": "\(authorization.client.id)"])
+        let account = try await account(named: username)
+        let keys = throttleKeys("account:" + account.key, request: request)
+        let user: WOPIUser
+        do {
+            try await checkThrottle(keys)
+            guard try await verifySecret(form["password"] ?? "", against: account.user?.passwordHash),
+                let known = account.user
+            else {
+                try await recordFailure(keys, what: "Sign-in (client \(authorization.client.id))")
+                return signInPage(
+                    authorization, request: request, message: "The user name or password is incorrect.",
+                    username: username, status: .ok)
+            }
+            user = known
+        } catch let refusal as SignInRefusal {
             return signInPage(
-                authorization, request: request, message: "The user name or password is incorrect.",
-                username: username, status: .ok)
+                authorization, request: request, message: refusal.message, username: username,
+                status: refusal.status, retryAfter: refusal.retryAfter)
         }
+        try await recordSuccess(keys)
         let code = OAuthTokenHash.randomToken()
         try await store.saveCode(
             OAuthCodeRecord(
@@ -73,22 +86,39 @@ extension OAuthAuthorizationServer {
         return Self.redirect(to: authorization.redirectURI, pairs)
     }
 
-    /// The user with this ID or sign-in name and password; `nil` otherwise, after the same work either way.
-    package func authenticate(_ username: String, password: String) async throws -> WOPIUser? {
+    /// Signs a user in with a password outside the OAuth flow (a host's own pages), through the same throttle and
+    /// the same bound on concurrent hashes: the user, or `nil` for a wrong name or password (after the same work
+    /// either way).
+    ///
+    /// - Throws: ``SignInRefusal`` while the account or the address is locked out, or the hashes are saturated.
+    package func authenticate(_ username: String, password: String, request: WOPIRequest) async throws -> WOPIUser? {
+        let account = try await account(named: username)
+        let keys = throttleKeys("account:" + account.key, request: request)
+        try await checkThrottle(keys)
+        guard try await verifySecret(password, against: account.user?.passwordHash), let user = account.user else {
+            try await recordFailure(keys, what: "Sign-in (host page)")
+            return nil
+        }
+        try await recordSuccess(keys)
+        return user
+    }
+
+    /// The user with this ID or sign-in name, if any, and the key its failures are counted under: the user's ID,
+    /// or the name as typed (trimmed, as a sign-in key) for an unknown one, which is throttled exactly the same way.
+    private func account(named username: String) async throws -> (user: WOPIUser?, key: String) {
         let name = username.trimmingCharacters(in: .whitespaces)
         var user: WOPIUser? = nil
         if WOPIUser.isValidID(name) { user = try await users.user(name) }
         if user == nil, !name.isEmpty {
             user = try await users.user(signInName: name)
         }
-        let matches = await verifySecret(password, against: user?.passwordHash)
-        return matches ? user : nil
+        return (user, user.map { "id:" + $0.id } ?? "name:" + WOPIUser.signInKey(name))
     }
 
     /// The page for `authorization`, with a fresh form token and the browser-ID cookie.
     private func signInPage(
         _ authorization: AuthorizationRequest, request: WOPIRequest, message: String?, username: String?,
-        status: HTTPResponse.Status
+        status: HTTPResponse.Status, retryAfter: Int? = nil
     ) -> WOPIResponse {
         let browserID = Self.browserID(of: request) ?? AuthorizationFormToken.newBrowserID()
         let token = formTokens.mint(
@@ -105,7 +135,8 @@ extension OAuthAuthorizationServer {
             "\(AuthorizationFormToken.cookieName)=\(browserID); Path=/; HttpOnly; SameSite=Strict; "
             + "Max-Age=\(Int(configuration.formLifetime))\(secure)"
         let target = AuthorizationPage.cspSource(forRedirectURI: authorization.redirectURI)
-        return AuthorizationPage.response(html, status: status, formAction: target.map { [$0] }, cookie: cookie)
+        return AuthorizationPage.response(
+            html, status: status, formAction: target.map { [$0] }, cookie: cookie, retryAfter: retryAfter)
     }
 
     /// An error page, or an error redirect once the redirect URI is known to be the client's.

@@ -54,6 +54,11 @@ extension OAuthAuthorizationServer {
         public var formKey: SymmetricKey?
         /// Hashes and verifies client secrets and user passwords.
         public var passwordHasher = PasswordHasher()
+        /// How failed sign-ins and client authentications are slowed down (per account or client, and per client
+        /// address), kept in the server's ``SignInThrottleStore``.
+        public var signInThrottle = SignInThrottlePolicy()
+        /// How many password hashes may run and wait at once.
+        public var passwordHashLimits = PasswordHashLimits()
 
         /// Creates a configuration with the defaults.
         public init() {}

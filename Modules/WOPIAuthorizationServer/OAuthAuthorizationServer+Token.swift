@@ -180,17 +180,28 @@ extension OAuthAuthorizationServer {
             throw OAuthProtocolError.invalidClient("The request does not identify the client.", basicChallenge: true)
         }
         let client = try await store.client(clientID)
+        // Public clients have no secret to guess, and many users share one: only confidential and unknown clients
+        // (alike, so an unknown one is not revealed) are throttled.
+        let keys = throttleKeys("client:" + clientID, request: request)
         switch client?.kind {
         case .confidential(let hash)?:
-            guard let secret, await verifySecret(secret, against: hash), let client else { break }
+            try await checkThrottle(keys)
+            guard let secret, try await verifySecret(secret, against: hash), let client else { break }
+            try await recordSuccess(keys)
             return client
         case .public?:
             guard secret == nil, let client else { break }
             return client
         case nil:
-            _ = await verifySecret(secret ?? "", against: nil)
+            try await checkThrottle(keys)
+            _ = try await verifySecret(secret ?? "", against: nil)
         }
-        logger.info("Client authentication failed", metadata: ["client": "\(clientID)"])
+        if client?.kind != .public {
+            try await recordFailure(keys, what: "Client authentication")
+        } else {
+            logger.info(
+                "Client authentication failed: a public client sent a secret", metadata: ["client": "\(clientID)"])
+        }
         throw OAuthProtocolError.invalidClient(
             "Client authentication failed: unknown client, wrong secret, or a secret sent by a public client.",
             basicChallenge: usedBasic)

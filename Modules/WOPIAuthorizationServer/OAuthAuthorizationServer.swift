@@ -31,11 +31,14 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
     public let store: any OAuthStore
     /// The users who may sign in.
     public let users: any UserDirectory
+    /// Where failed sign-ins and client authentications are counted (see ``SignInThrottlePolicy``).
+    public let throttle: any SignInThrottleStore
     /// Behaviour settings.
     public let configuration: Configuration
     let formTokens: AuthorizationFormToken
     let logger: Logger
     let now: @Sendable () -> Date
+    package let hashLimiter: PasswordHashLimiter
     /// A hash verified when the user or client is unknown, so that a miss costs as much time as a wrong password.
     private let decoyHash: String
 
@@ -44,13 +47,20 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
     /// - Parameters:
     ///   - store: where clients, codes and tokens live.
     ///   - users: the users who may sign in.
+    ///   - throttle: where failed sign-ins are counted; give it a persistent store (the one beside `store`) so
+    ///     that a restart does not lift lock-outs.
     ///   - now: the clock, for tests.
+    ///   - clock: the clock that bounds waits for a password-hash slot, for tests.
     public init(
-        store: any OAuthStore, users: any UserDirectory, configuration: Configuration = Configuration(),
-        logger: Logger = Logger(label: "wopikit.oauth"), now: @escaping @Sendable () -> Date = { Date() }
+        store: any OAuthStore, users: any UserDirectory,
+        throttle: any SignInThrottleStore = InMemorySignInThrottleStore(),
+        configuration: Configuration = Configuration(), logger: Logger = Logger(label: "wopikit.oauth"),
+        now: @escaping @Sendable () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.store = store
         self.users = users
+        self.throttle = throttle
+        self.hashLimiter = PasswordHashLimiter(configuration.passwordHashLimits, clock: clock)
         self.configuration = configuration
         self.formTokens = AuthorizationFormToken(key: configuration.formKey ?? SymmetricKey(size: .bits256))
         self.logger = logger
@@ -84,6 +94,13 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
             default:
                 return WOPIResponse(status: .notFound, body: .buffer(ByteBuffer(string: "No OAuth endpoint here.\n")))
             }
+        } catch let refusal as SignInRefusal {
+            if path == configuration.authorizationPath {
+                return AuthorizationPage.response(
+                    AuthorizationPage.error(refusal.message, configuration: configuration), status: refusal.status,
+                    retryAfter: refusal.retryAfter)
+            }
+            return refusal.oauthError.response
         } catch let error as OAuthProtocolError {
             logger.info("OAuth request refused", metadata: ["path": "\(path)", "error": "\(error)"])
             return error.response
@@ -115,12 +132,23 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
         return issuer
     }
 
-    /// Verifies `secret` against `hash` (or the decoy hash) off the cooperative thread pool: scrypt is slow.
-    func verifySecret(_ secret: String, against hash: String?) async -> Bool {
+    /// Verifies `secret` against `hash` (or the decoy hash) off the cooperative thread pool, since scrypt is slow,
+    /// and at most ``Configuration/PasswordHashLimits/concurrency`` at once.
+    ///
+    /// - Throws: ``SignInRefusal/busy`` when too many hashes already run and wait.
+    func verifySecret(_ secret: String, against hash: String?) async throws(SignInRefusal) -> Bool {
         let hasher = configuration.passwordHasher
         let checked = hash ?? decoyHash
-        let matches = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: hasher.verify(secret, against: checked)) }
+        let matches = await hashLimiter.run {
+            await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    continuation.resume(returning: hasher.verify(secret, against: checked))
+                }
+            }
+        }
+        guard let matches else {
+            logger.warning("Password hash refused: too many sign-ins at once")
+            throw .busy
         }
         return matches && hash != nil
     }

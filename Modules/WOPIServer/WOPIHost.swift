@@ -132,6 +132,7 @@ public final class WOPIHost: Sendable {
         case .invalidName: .badRequest(error.message)
         case .unsupported, .crossContainerMove: .notImplemented(error.message)
         case .tooLarge: WOPIHTTPError(.contentTooLarge, error.message)
+        case .busy: WOPIHTTPError(.serviceUnavailable, error.message, headers: [.retryAfter: "1"])
         default: WOPIHTTPError(.internalServerError, error.message)
         }
     }

@@ -22,8 +22,8 @@ public enum WOPIRoutes {
         let wopiPath = RouterPath(String(host.configuration.wopiPath.drop(while: { $0 == "/" })) + "/**")
         for path in [wopiPath, RouterPath("wopibootstrapper")] {
             for method in [HTTPRequest.Method.get, .post] {
-                router.on(path, method: method) { request, _ in
-                    await host.handle(WOPIRequest(request)).hummingbirdResponse
+                router.on(path, method: method) { request, context in
+                    await host.handle(WOPIRequest(request, context: context)).hummingbirdResponse
                 }
             }
         }
@@ -34,8 +34,8 @@ public enum WOPIRoutes {
         for path in endpoints.paths {
             let routerPath = RouterPath(String(path.drop(while: { $0 == "/" })))
             for method in [HTTPRequest.Method.get, .post] {
-                router.on(routerPath, method: method) { request, _ in
-                    await endpoints.handle(WOPIRequest(request)).hummingbirdResponse
+                router.on(routerPath, method: method) { request, context in
+                    await endpoints.handle(WOPIRequest(request, context: context)).hummingbirdResponse
                 }
             }
         }
@@ -46,6 +46,13 @@ extension WOPIRequest {
     /// Wraps a Hummingbird request; the body stays a stream.
     public init(_ request: Request) {
         self.init(head: request.head, body: ByteStream(request.body))
+    }
+
+    /// Wraps a Hummingbird request with the peer address of `context`, when it keeps one
+    /// (`RemoteAddressRequestContext`, such as ``WOPIRequestContext``).
+    public init(_ request: Request, context: some RequestContext) {
+        self.init(request)
+        remoteAddress = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
     }
 }
 

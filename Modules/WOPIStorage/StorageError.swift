@@ -7,7 +7,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case notFound, nameConflict, invalidName, notEmpty, versionMismatch, notAFile, notAContainer
-            case unsupported, tooLarge, crossContainerMove, io, corrupt
+            case unsupported, tooLarge, crossContainerMove, io, corrupt, busy
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -36,6 +36,10 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         public static let io = Code(.io)
         /// Stored data is inconsistent with what the backend expects.
         public static let corrupt = Code(.corrupt)
+        /// The storage is held by another writer (a database locked by another process) beyond the backend's
+        /// bounded wait; nothing was changed, and the same request may succeed later (hosts answer 503 with
+        /// `Retry-After`).
+        public static let busy = Code(.busy)
 
         public var description: String { base.rawValue }
     }

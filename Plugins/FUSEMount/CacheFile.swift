@@ -1,6 +1,6 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
-import Synchronization
 import WOPIStorage
 
 /// A local file that holds the working copy of a file open for writing.
@@ -9,7 +9,7 @@ import WOPIStorage
 /// anything references the object, so an upload that outlives its deadline never reads a reused descriptor.
 final class CacheFile: Sendable {
     private let descriptor: Int32
-    private let currentPath: Mutex<String?>
+    private let currentPath: NIOLockedValueBox<String?>
 
     /// Creates an empty, private (0600) file in `directory`.
     init(directory: String, prefix: String) throws {
@@ -19,7 +19,7 @@ final class CacheFile: Sendable {
             throw FileSystemFailure(EIO, "Cannot create a cache file in \(directory): \(Self.lastError()).")
         }
         self.descriptor = descriptor
-        self.currentPath = Mutex(path)
+        self.currentPath = NIOLockedValueBox(path)
     }
 
     deinit {
@@ -27,7 +27,7 @@ final class CacheFile: Sendable {
     }
 
     /// Where the file is on disk, `nil` once removed.
-    var path: String? { currentPath.withLock { $0 } }
+    var path: String? { currentPath.withLockedValue { $0 } }
 
     /// The current length in bytes.
     func size() throws -> Int64 {
@@ -116,7 +116,7 @@ final class CacheFile: Sendable {
 
     /// Deletes the file from disk (the open descriptor stays usable until the object goes away).
     func remove() {
-        let path = currentPath.withLock { path in
+        let path = currentPath.withLockedValue { path in
             defer { path = nil }
             return path
         }
@@ -125,7 +125,7 @@ final class CacheFile: Sendable {
 
     /// Moves the file to `newPath`, to keep content that could not be uploaded.
     func move(to newPath: String) throws {
-        try currentPath.withLock { path in
+        try currentPath.withLockedValue { path in
             guard let old = path else { throw FileSystemFailure(ENOENT, "The cache file was already removed.") }
             guard rename(old, newPath) == 0 else {
                 throw FileSystemFailure(EIO, "Cannot move the cache file \(old) to \(newPath): \(Self.lastError()).")

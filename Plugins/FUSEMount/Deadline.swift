@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 import WOPIStorage
 
 /// Thrown by ``withDeadline(_:clock:_:onAbandoned:)`` when an operation made no progress within its time limit.
@@ -18,23 +18,23 @@ final class Watchdog: Sendable {
     let timeout: Duration
     private let stopwatch: Stopwatch
     /// The time on ``stopwatch`` of the last progress.
-    private let lastProgress: Mutex<Duration>
+    private let lastProgress: NIOLockedValueBox<Duration>
 
     init(timeout: Duration, clock: any Clock<Duration> = ContinuousClock()) {
         self.timeout = timeout
         self.stopwatch = Stopwatch(clock)
-        self.lastProgress = Mutex(.zero)
+        self.lastProgress = NIOLockedValueBox(.zero)
     }
 
     /// Records progress.
     func touch() {
         let now = stopwatch.elapsed()
-        lastProgress.withLock { $0 = now }
+        lastProgress.withLockedValue { $0 = now }
     }
 
     /// When the operation is given up unless it makes progress first (as time passed since the watchdog was made).
     var deadline: Duration {
-        lastProgress.withLock { $0 } + timeout
+        lastProgress.withLockedValue { $0 } + timeout
     }
 
     /// Whether the deadline has passed.
@@ -99,16 +99,16 @@ private final class DeadlineOutcome<T: Sendable>: Sendable {
         var finished = false
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
-    var isFinished: Bool { state.withLock { $0.finished } }
+    var isFinished: Bool { state.withLockedValue { $0.finished } }
 
     func install(_ continuation: CheckedContinuation<T, any Error>) {
-        state.withLock { $0.continuation = continuation }
+        state.withLockedValue { $0.continuation = continuation }
     }
 
     func attach(timer: Task<Void, Never>) {
-        let cancelNow = state.withLock { state in
+        let cancelNow = state.withLockedValue { state in
             if state.finished { return true }
             state.timer = timer
             return false
@@ -119,7 +119,7 @@ private final class DeadlineOutcome<T: Sendable>: Sendable {
     /// Delivers `result` unless another one was delivered first; returns whether it was delivered.
     @discardableResult
     func finish(_ result: Result<T, any Error>) -> Bool {
-        let taken = state.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?)? in
+        let taken = state.withLockedValue { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?)? in
             guard !state.finished else { return nil }
             state.finished = true
             defer {

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 import WOPIStorage
 
 /// Short-lived copies of container listings, so that the lookups a single `ls -l` makes cost one backend call.
@@ -18,7 +18,7 @@ final class DirectoryCache: Sendable {
     }
 
     private let ttl: Duration
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     init(ttl: Duration) {
         self.ttl = ttl
@@ -28,7 +28,7 @@ final class DirectoryCache: Sendable {
     func children(
         of container: ItemID, load: () async throws -> [StorageItem]
     ) async throws -> [String: StorageItem] {
-        let (cached, epoch) = state.withLock { state -> ([String: StorageItem]?, UInt64) in
+        let (cached, epoch) = state.withLockedValue { state -> ([String: StorageItem]?, UInt64) in
             guard let listing = state.listings[container], listing.fetchedAt + ttl > .now else {
                 return (nil, state.epoch)
             }
@@ -39,7 +39,7 @@ final class DirectoryCache: Sendable {
         let items = try await load()
         let children = Dictionary(items.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         if ttl > .zero {
-            state.withLock { state in
+            state.withLockedValue { state in
                 if state.epoch == epoch {
                     state.listings[container] = Listing(children: children, fetchedAt: fetchedAt)
                 }
@@ -50,7 +50,7 @@ final class DirectoryCache: Sendable {
 
     /// Forgets the listings of the given containers.
     func invalidate(_ containers: ItemID?...) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.epoch += 1
             for case let container? in containers { state.listings[container] = nil }
         }

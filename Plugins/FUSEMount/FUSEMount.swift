@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 import WOPIStorage
 
 /// Mounts a container of any ``StorageBackend`` as a Linux file system (libfuse3, low-level API).
@@ -48,7 +48,7 @@ public final class FUSEMount: Sendable {
     public let configuration: Configuration
     private let fileSystem: FUSEFileSystem
     private let logger: Logger
-    private let phase = Mutex(Phase.idle)
+    private let phase = NIOLockedValueBox(Phase.idle)
 
     /// Prepares a mount; nothing happens until ``mount()`` or ``run()``.
     ///
@@ -71,7 +71,7 @@ public final class FUSEMount: Sendable {
 
     /// Whether the file system is mounted (or being unmounted) right now.
     public var isMounted: Bool {
-        phase.withLock { phase in
+        phase.withLockedValue { phase in
             switch phase {
             case .mounted, .unmounting: true
             default: false
@@ -85,7 +85,7 @@ public final class FUSEMount: Sendable {
     /// - Throws: ``FUSEMountError``: `/dev/fuse` unusable, a bad mount point or cache directory, a refused
     ///   mount, or ``FUSEMountError/Code/alreadyUsed`` after an unmount (make a new `FUSEMount`).
     public func mount() async throws {
-        let action = phase.withLock { phase -> Task<Void, any Error>? in
+        let action = phase.withLockedValue { phase -> Task<Void, any Error>? in
             switch phase {
             case .idle:
                 let task = Task { try await self.performMount() }
@@ -127,7 +127,7 @@ public final class FUSEMount: Sendable {
             case wait(Task<Void, any Error>)
             case start(KernelSession, Task<Void, Never>)
         }
-        let step = phase.withLock { phase -> Step in
+        let step = phase.withLockedValue { phase -> Step in
             switch phase {
             case .idle, .unmounted: return .none
             case .mounting(let task): return .wait(task)
@@ -143,7 +143,7 @@ public final class FUSEMount: Sendable {
             if isMounted { try await unmount() }
         case .start(let session, let lifetime):
             let task = Task { try await self.performUnmount(session, lifetime: lifetime) }
-            let mine = phase.withLock { phase -> Bool in
+            let mine = phase.withLockedValue { phase -> Bool in
                 guard case .mounted = phase else { return false }
                 phase = .unmounting(task, lifetime: lifetime)
                 return true
@@ -155,7 +155,7 @@ public final class FUSEMount: Sendable {
             do {
                 try await task.value
             } catch {
-                phase.withLock { $0 = .mounted(session, lifetime: lifetime) }
+                phase.withLockedValue { $0 = .mounted(session, lifetime: lifetime) }
                 throw error
             }
         }
@@ -164,7 +164,7 @@ public final class FUSEMount: Sendable {
     // MARK: - Steps
 
     private var currentLifetime: Task<Void, Never>? {
-        phase.withLock { phase in
+        phase.withLockedValue { phase in
             switch phase {
             case .mounted(_, let lifetime), .unmounting(_, let lifetime): lifetime
             default: nil
@@ -181,15 +181,15 @@ public final class FUSEMount: Sendable {
             let lifetime = Task {
                 _ = await session.waitUntilFinished()
                 await fileSystem.finishAll()
-                self.phase.withLock { $0 = .unmounted }
+                self.phase.withLockedValue { $0 = .unmounted }
                 self.logger.info("Unmounted", metadata: ["mountPoint": "\(self.configuration.mountPoint)"])
             }
-            phase.withLock { $0 = .mounted(session, lifetime: lifetime) }
+            phase.withLockedValue { $0 = .mounted(session, lifetime: lifetime) }
             logger.info(
                 "Mounted",
                 metadata: ["mountPoint": "\(configuration.mountPoint)", "readOnly": "\(configuration.readOnly)"])
         } catch {
-            phase.withLock { $0 = .idle }
+            phase.withLockedValue { $0 = .idle }
             throw error
         }
     }

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 import WOPIStorage
 
 /// Maps FUSE inode numbers to backend ``ItemID``s and back, stable for the life of one mount.
@@ -16,18 +16,18 @@ final class InodeTable: Sendable {
         var nextInode: UInt64 = 2
     }
 
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
 
     init(root: ItemID) {
         var initial = State()
         initial.itemsByInode[Self.rootInode] = root
         initial.inodesByItem[root] = Self.rootInode
-        state = Mutex(initial)
+        state = NIOLockedValueBox(initial)
     }
 
     /// The inode of `item`, assigning a new one on first sight.
     func inode(for item: ItemID) -> UInt64 {
-        state.withLock { state in
+        state.withLockedValue { state in
             if let inode = state.inodesByItem[item] { return inode }
             let inode = state.nextInode
             state.nextInode += 1
@@ -39,7 +39,7 @@ final class InodeTable: Sendable {
 
     /// The item behind `inode`, or `nil` when this mount never handed that inode out.
     func item(for inode: UInt64) -> ItemID? {
-        state.withLock { $0.itemsByInode[inode] }
+        state.withLockedValue { $0.itemsByInode[inode] }
     }
 
     /// The item behind `inode`.
@@ -53,9 +53,9 @@ final class InodeTable: Sendable {
     /// Makes `inode` name `item` from now on (after a file's content moved into another item, the kernel still
     /// knows the file by its old inode).
     func redirect(_ inode: UInt64, to item: ItemID) {
-        state.withLock { $0.itemsByInode[inode] = item }
+        state.withLockedValue { $0.itemsByInode[inode] = item }
     }
 
     /// How many inodes were handed out, the root included.
-    var count: Int { state.withLock { $0.itemsByInode.count } }
+    var count: Int { state.withLockedValue { $0.itemsByInode.count } }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import WOPIStorage
 
 /// Modification times set through the mount (`touch -d`, `utimensat`, `cp -a`, `rsync -a`), which backends do
@@ -16,7 +16,7 @@ final class KeptTimes: Sendable {
         var version: String?
     }
 
-    private let entries = Mutex<[ItemID: Entry]>([:])
+    private let entries = NIOLockedValueBox<[ItemID: Entry]>([:])
 
     /// Keeps `modified` for `item`; `pendingUpload` when the file is open for writing here.
     func set(_ modified: Date, for item: StorageItem, pendingUpload: Bool) {
@@ -25,17 +25,17 @@ final class KeptTimes: Sendable {
             case .file(let file): pendingUpload ? nil : file.version
             case .container: ""
             }
-        entries.withLock { $0[item.id] = Entry(modified: modified, version: version) }
+        entries.withLockedValue { $0[item.id] = Entry(modified: modified, version: version) }
     }
 
     /// Forgets the time of `id`: its content changed through the mount.
     func forget(_ id: ItemID) {
-        entries.withLock { _ = $0.removeValue(forKey: id) }
+        entries.withLockedValue { _ = $0.removeValue(forKey: id) }
     }
 
     /// The time kept for `item`, or `nil`; `pendingUpload` when the file is open for writing here.
     func time(for item: StorageItem, pendingUpload: Bool) -> Date? {
-        entries.withLock { entries in
+        entries.withLockedValue { entries in
             guard var entry = entries[item.id] else { return nil }
             guard case .file(let file) = item else { return entry.modified }
             if entry.version == nil {

@@ -2,7 +2,7 @@ import CFuse3
 import CFuse3Shim
 import Foundation
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// One libfuse session mounted in the kernel, served by a dedicated thread (never a Swift concurrency thread).
 ///
@@ -19,7 +19,7 @@ final class KernelSession: Sendable {
         var waiters: [CheckedContinuation<Int32, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     private init() {}
 
@@ -53,10 +53,10 @@ final class KernelSession: Sendable {
                     session.end(result: -1)
                     return
                 }
-                session.state.withLock { $0.handle = Handle(pointer: handle) }
+                session.state.withLockedValue { $0.handle = Handle(pointer: handle) }
                 continuation.resume()
                 let result = wopikit_fuse_loop(handle)
-                session.state.withLock { $0.handle = nil }
+                session.state.withLockedValue { $0.handle = nil }
                 wopikit_fuse_destroy(handle)
                 userData.release()
                 session.end(result: result)
@@ -82,7 +82,7 @@ final class KernelSession: Sendable {
 
     /// Asks the serving thread to stop; the kernel connection is closed when it does. Safe from any thread.
     func stop() {
-        state.withLock { state in
+        state.withLockedValue { state in
             if let handle = state.handle { wopikit_fuse_stop(handle.pointer) }
         }
     }
@@ -90,18 +90,18 @@ final class KernelSession: Sendable {
     /// Records that the kernel mount was removed by the caller (possibly lazily), so that ending the session does
     /// not try to unmount again.
     func markUnmounted() {
-        state.withLock { state in
+        state.withLockedValue { state in
             if let handle = state.handle { wopikit_fuse_mark_unmounted(handle.pointer) }
         }
     }
 
     /// Whether the serving thread is still running.
-    var isRunning: Bool { state.withLock { $0.result == nil } }
+    var isRunning: Bool { state.withLockedValue { $0.result == nil } }
 
     /// Waits until the serving thread has ended; returns its result (0, or a negative errno).
     func waitUntilFinished() async -> Int32 {
         await withCheckedContinuation { continuation in
-            let result = state.withLock { state -> Int32? in
+            let result = state.withLockedValue { state -> Int32? in
                 if let result = state.result { return result }
                 state.waiters.append(continuation)
                 return nil
@@ -111,7 +111,7 @@ final class KernelSession: Sendable {
     }
 
     private func end(result: Int32) {
-        let waiters = state.withLock { state in
+        let waiters = state.withLockedValue { state in
             state.result = result
             defer { state.waiters = [] }
             return state.waiters

@@ -1,15 +1,15 @@
 import CFuse3Shim
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Sends libfuse's own log lines to swift-log (label `wopikit.fuse.libfuse`).
 enum LibfuseLog {
     private static let logger = Logger(label: "wopikit.fuse.libfuse")
-    private static let installed = Mutex(false)
+    private static let installed = NIOLockedValueBox(false)
 
     /// Installs the handler once per process.
     static func install() {
-        let first = installed.withLock { installed in
+        let first = installed.withLockedValue { installed in
             defer { installed = true }
             return !installed
         }

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 import WOPIStorage
 
 /// The mount's table of open file and directory handles, and of the write sessions behind them.
@@ -37,13 +37,13 @@ final class OpenFiles: Sendable {
         var nextNumber: UInt64 = 1
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     // MARK: - Write sessions
 
     /// The current write session of `item`, if it is open for writing.
     func session(for item: ItemID) -> WriteSession? {
-        state.withLock { $0.sessions[item] }
+        state.withLockedValue { $0.sessions[item] }
     }
 
     /// Joins the write session of `item`, or makes a new one with `make` (given the finishing task of the
@@ -53,7 +53,7 @@ final class OpenFiles: Sendable {
     func joinSession(
         for item: ItemID, make: (Task<Void, Never>?) throws -> WriteSession
     ) rethrows -> (session: WriteSession, isNew: Bool) {
-        try state.withLock { state in
+        try state.withLockedValue { state in
             if let session = state.sessions[item] {
                 state.users[ObjectIdentifier(session), default: 0] += 1
                 return (session, false)
@@ -67,14 +67,14 @@ final class OpenFiles: Sendable {
 
     /// Stops offering `session` to new openers (its preparation failed); current users keep it.
     func detach(_ session: WriteSession) {
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.sessions[session.itemID] === session { state.sessions[session.itemID] = nil }
         }
     }
 
     /// Leaves a session; returns `true` when that was its last user (the caller then finishes it).
     func leaveSession(_ session: WriteSession) -> Bool {
-        state.withLock { state in
+        state.withLockedValue { state in
             let key = ObjectIdentifier(session)
             let remaining = (state.users[key] ?? 1) - 1
             guard remaining <= 0 else {
@@ -90,7 +90,7 @@ final class OpenFiles: Sendable {
     /// Runs `session.finish()` in the background, remembered so that a new session on the same file waits for it
     /// and ``waitForFinishing()`` can wait for all of them.
     func finishInBackground(_ session: WriteSession) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.generations[session.itemID, default: 0] += 1
             let token = state.nextNumber
             state.nextNumber += 1
@@ -105,7 +105,7 @@ final class OpenFiles: Sendable {
     }
 
     private func forgetFinishing(_ item: ItemID, token: UInt64) {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.generations[item, default: 0] += 1
             if state.finishing[item]?.token == token { state.finishing[item] = nil }
         }
@@ -114,17 +114,17 @@ final class OpenFiles: Sendable {
     /// A number that changes whenever a write session of `item` is saved through the mount, so that
     /// ``StreamingReader``s opened before reopen their stream.
     func generation(of item: ItemID) -> UInt64 {
-        state.withLock { $0.generations[item] ?? 0 }
+        state.withLockedValue { $0.generations[item] ?? 0 }
     }
 
     /// Every session still open.
     var openSessions: [WriteSession] {
-        state.withLock { Array($0.sessions.values) }
+        state.withLockedValue { Array($0.sessions.values) }
     }
 
     /// Waits until every session that was finishing has finished.
     func waitForFinishing() async {
-        let tasks = state.withLock { $0.finishing.values.map(\.task) }
+        let tasks = state.withLockedValue { $0.finishing.values.map(\.task) }
         for task in tasks { await task.value }
     }
 
@@ -132,7 +132,7 @@ final class OpenFiles: Sendable {
 
     /// Registers an open file and returns its handle number.
     func add(_ handle: Handle) -> UInt64 {
-        state.withLock { state in
+        state.withLockedValue { state in
             let number = state.nextNumber
             state.nextNumber += 1
             state.handles[number] = handle
@@ -142,17 +142,17 @@ final class OpenFiles: Sendable {
 
     /// The open file behind a handle number.
     func handle(_ number: UInt64) -> Handle? {
-        state.withLock { $0.handles[number] }
+        state.withLockedValue { $0.handles[number] }
     }
 
     /// Forgets a handle and returns what it stood for.
     func removeHandle(_ number: UInt64) -> Handle? {
-        state.withLock { $0.handles.removeValue(forKey: number) }
+        state.withLockedValue { $0.handles.removeValue(forKey: number) }
     }
 
     /// Registers a directory listing and returns its handle number.
     func addDirectory(_ entries: [DirectoryEntry]) -> UInt64 {
-        state.withLock { state in
+        state.withLockedValue { state in
             let number = state.nextNumber
             state.nextNumber += 1
             state.directories[number] = entries
@@ -162,11 +162,11 @@ final class OpenFiles: Sendable {
 
     /// The listing behind a directory handle.
     func directory(_ number: UInt64) -> [DirectoryEntry]? {
-        state.withLock { $0.directories[number] }
+        state.withLockedValue { $0.directories[number] }
     }
 
     /// Forgets a directory handle.
     func removeDirectory(_ number: UInt64) {
-        state.withLock { _ = $0.directories.removeValue(forKey: number) }
+        state.withLockedValue { _ = $0.directories.removeValue(forKey: number) }
     }
 }

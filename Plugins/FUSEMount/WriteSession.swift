@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Synchronization
+import NIOConcurrencyHelpers
 import WOPIStorage
 
 /// The write-back working copy of one file that is open for writing through the mount.
@@ -60,7 +60,7 @@ final class WriteSession: Sendable {
     /// The local working copy.
     let cache: CacheFile
     private let environment: MountEnvironment
-    private let state: Mutex<State>
+    private let state: NIOLockedValueBox<State>
 
     /// Creates a session; call ``start(_:after:)`` next.
     init(itemID: ItemID, name: String, environment: MountEnvironment) throws {
@@ -68,7 +68,7 @@ final class WriteSession: Sendable {
         self.lockID = "\(environment.configuration.lockHolder)/\(UUID().uuidString.lowercased())"
         self.environment = environment
         self.cache = try CacheFile(directory: environment.configuration.cacheDirectory, prefix: "open")
-        self.state = Mutex(State(name: name))
+        self.state = NIOLockedValueBox(State(name: name))
     }
 
     // MARK: - Preparation
@@ -80,19 +80,19 @@ final class WriteSession: Sendable {
             await previous?.value
             try await self.prepare(preparation)
         }
-        state.withLock { $0.prepared = task }
+        state.withLockedValue { $0.prepared = task }
     }
 
     /// Waits until the session is usable.
     ///
     /// - Throws: `EACCES` when someone else holds the lock, the backend's error, or ``DeadlineExceeded``.
     func waitUntilReady() async throws {
-        let task = state.withLock { $0.prepared }
+        let task = state.withLockedValue { $0.prepared }
         try await task?.value
     }
 
     /// Whether the lock is held and the content loaded.
-    var isReady: Bool { state.withLock { $0.ready } }
+    var isReady: Bool { state.withLockedValue { $0.ready } }
 
     private func prepare(_ preparation: Preparation) async throws {
         do {
@@ -105,7 +105,7 @@ final class WriteSession: Sendable {
             await releaseLock()
             throw error
         }
-        state.withLock { $0.ready = true }
+        state.withLockedValue { $0.ready = true }
         startRefreshingLock()
     }
 
@@ -115,12 +115,12 @@ final class WriteSession: Sendable {
             let lock = FileLock(id: lockID, expiresAt: configuration.now() + configuration.lockDuration.timeInterval)
             switch try await environment.lockStore.compareAndSwap(file: itemID, expected: nil, new: lock) {
             case .swapped:
-                state.withLock { $0.locked = true }
+                state.withLockedValue { $0.locked = true }
                 environment.logger.debug(
                     "Locked file for writing", metadata: ["item": "\(itemID)", "lock": "\(lockID)"])
                 return
             case .conflict(let current?):
-                let name = state.withLock { $0.name }
+                let name = state.withLockedValue { $0.name }
                 environment.logger.warning(
                     "Refusing to open \"\(name)\" for writing: it is locked by someone else (EACCES)",
                     metadata: [
@@ -145,7 +145,7 @@ final class WriteSession: Sendable {
             metadata = created
         case .truncate:
             metadata = try await backend.file(itemID)
-            state.withLock { $0.generation = 1 }
+            state.withLockedValue { $0.generation = 1 }
         case .download:
             let content = try await backend.readFile(itemID, range: nil)
             var offset: Int64 = 0
@@ -156,7 +156,7 @@ final class WriteSession: Sendable {
             }
             metadata = content.metadata
         }
-        state.withLock { state in
+        state.withLockedValue { state in
             state.baseVersion = metadata.version
             state.name = metadata.name
             state.parentID = metadata.parentID
@@ -194,7 +194,7 @@ final class WriteSession: Sendable {
                 }
             }
         }
-        let cancelNow = state.withLock { state in
+        let cancelNow = state.withLockedValue { state in
             guard state.locked else { return true }
             state.refresher = task
             return false
@@ -222,7 +222,7 @@ final class WriteSession: Sendable {
     }
 
     private func markChanged() {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.generation += 1
             state.modified = Date()
         }
@@ -235,14 +235,14 @@ final class WriteSession: Sendable {
     }
 
     /// When the working copy last changed (or the file's modification time at open).
-    var modified: Date? { state.withLock { $0.modified } }
+    var modified: Date? { state.withLockedValue { $0.modified } }
 
     /// Whether there are local changes not uploaded yet.
-    var isDirty: Bool { state.withLock { $0.generation != $0.uploadedGeneration } }
+    var isDirty: Bool { state.withLockedValue { $0.generation != $0.uploadedGeneration } }
 
     /// Records that the file was deleted through the mount: its content is dropped instead of uploaded.
     func markUnlinked() {
-        state.withLock { $0.unlinked = true }
+        state.withLockedValue { $0.unlinked = true }
     }
 
     // MARK: - Upload
@@ -252,7 +252,7 @@ final class WriteSession: Sendable {
     /// - Throws: `EIO` when the file changed meanwhile (the content went to a conflict copy) and on every later
     ///   call; the backend's error or ``DeadlineExceeded`` when the upload failed (the content stays dirty).
     func upload() async throws {
-        let task = state.withLock { state -> Task<Void, any Error> in
+        let task = state.withLockedValue { state -> Task<Void, any Error> in
             let previous = state.lastUpload
             let task = Task {
                 _ = await previous?.result
@@ -265,7 +265,7 @@ final class WriteSession: Sendable {
     }
 
     private func uploadIfDirty() async throws {
-        let snapshot = state.withLock { $0 }
+        let snapshot = state.withLockedValue { $0 }
         guard snapshot.ready, !snapshot.unlinked else { return }
         if snapshot.generation == snapshot.uploadedGeneration {
             if let copy = snapshot.conflictCopy { throw conflictFailure(copy) }
@@ -277,7 +277,7 @@ final class WriteSession: Sendable {
             if let copy = snapshot.conflictCopy {
                 let stored = try await self.environment.backend.writeFile(
                     copy.id, content: content, expectedVersion: nil)
-                self.state.withLock { state in
+                self.state.withLockedValue { state in
                     state.conflictCopy?.version = stored.version
                     state.uploadedGeneration = max(state.uploadedGeneration, generation)
                 }
@@ -297,7 +297,7 @@ final class WriteSession: Sendable {
     }
 
     private func markUploaded(_ generation: UInt64, version: String) {
-        let parentID = state.withLock { state in
+        let parentID = state.withLockedValue { state in
             state.baseVersion = version
             state.uploadedGeneration = max(state.uploadedGeneration, generation)
             return state.parentID
@@ -319,7 +319,7 @@ final class WriteSession: Sendable {
 
     private func keepAsConflictCopy(generation: UInt64, cause: StorageError, watchdog: Watchdog) async throws {
         let backend = environment.backend
-        let known = state.withLock { (name: $0.name, parentID: $0.parentID) }
+        let known = state.withLockedValue { (name: $0.name, parentID: $0.parentID) }
         var name = known.name
         var parentID = known.parentID
         if let current = try? await backend.item(itemID) {
@@ -335,7 +335,7 @@ final class WriteSession: Sendable {
                 let stored = try await backend.createFile(
                     named: copyName, in: parentID, content: content, overwrite: false)
                 let copy = ConflictCopy(id: stored.id, name: stored.name, version: stored.version)
-                state.withLock { state in
+                state.withLockedValue { state in
                     state.conflictCopy = copy
                     state.uploadedGeneration = max(state.uploadedGeneration, generation)
                 }
@@ -362,7 +362,7 @@ final class WriteSession: Sendable {
     /// Never throws and never hangs longer than a few operation timeouts. Content that could not be uploaded is
     /// moved to `<cache directory>/unsaved/` and logged as an error.
     func finish() async {
-        let prepared = state.withLock { $0.prepared }
+        let prepared = state.withLockedValue { $0.prepared }
         _ = await prepared?.result
         if isReady {
             do {
@@ -372,7 +372,7 @@ final class WriteSession: Sendable {
                     "Final upload failed", metadata: ["item": "\(itemID)", "error": "\(error)"])
             }
         }
-        let snapshot = state.withLock { state in
+        let snapshot = state.withLockedValue { state in
             state.refresher?.cancel()
             state.refresher = nil
             return state
@@ -403,13 +403,13 @@ final class WriteSession: Sendable {
     }
 
     private func releaseLock() async {
-        guard state.withLock({ $0.locked }) else { return }
+        guard state.withLockedValue({ $0.locked }) else { return }
         do {
             let outcome = try await environment.bounded { _ in
                 try await self.environment.lockStore.compareAndSwap(
                     file: self.itemID, expected: self.lockID, new: nil)
             }
-            state.withLock { $0.locked = false }
+            state.withLockedValue { $0.locked = false }
             if case .conflict = outcome {
                 environment.logger.warning(
                     "The lock was gone when releasing it", metadata: ["item": "\(itemID)", "lock": "\(lockID)"])

@@ -15,7 +15,7 @@ extension SQLiteDatabase {
         }
 
         /// How long a connection waits for another connection or process holding the write lock before it
-        /// fails with ``WOPIStorage/StorageError/Code/io``. Default 10 seconds.
+        /// fails with ``WOPIStorage/StorageError/Code/busy`` (hosts answer 503). Default 10 seconds.
         public var busyTimeout: TimeInterval
         /// The durability of commits. Default ``Synchronous/full``.
         public var synchronous: Synchronous

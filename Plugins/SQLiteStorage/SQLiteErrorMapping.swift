@@ -36,7 +36,7 @@ enum SQLiteErrorMapping {
         switch error.resultCode {
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return StorageError(
-                .io, "Could not \(action): the database stayed locked by another connection; retry later.",
+                .busy, "Could not \(action): the database stayed locked by another connection; retry later.",
                 underlying: error)
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             return StorageError(

@@ -6,10 +6,12 @@ import WOPITestSupport
 @testable import FUSEMount
 
 extension RealMountTests {
-    /// A long seeded sequence of POSIX operations on a mounted file, checked step by step against a local file.
+    /// fsx-style: a seeded sequence of 10,000 POSIX operations (pwrite, pread, ftruncate to shrink or extend, lseek
+    /// with write or read, fstat, fsync, close and reopen) on a mounted file, checked step by step against a local
+    /// file as the model.
     @Suite struct RandomIOTests {
         static let seed: UInt64 = 0x5EED_F05E
-        static let operationCount = 4000
+        static let operationCount = 10_000
 
         @Test func randomReadsWritesTruncatesAndSeeksMatchALocalFile() async throws {
             try await withMount { fixture in

@@ -90,8 +90,16 @@ struct HostPages: Sendable {
     private func signIn(_ request: WOPIRequest) async throws -> WOPIResponse {
         let form = WOPIQuery(encoded: Substring(String(buffer: try await request.body.collect(upTo: 16 * 1024))))
         let next = Self.safeNext(form["next"])
-        guard let user = try await accounts.authenticate(form["username"] ?? "", password: form["password"] ?? "")
-        else {
+        let user: WOPIUser?
+        do {
+            user = try await accounts.authenticate(
+                form["username"] ?? "", password: form["password"] ?? "", request: request)
+        } catch let refusal as SignInRefusal {
+            var response = Self.html(refusal.status, HostPageHTML.signIn(next: next, message: refusal.message))
+            response.headers[.retryAfter] = String(refusal.retryAfter)
+            return response
+        }
+        guard let user else {
             logger.notice("Host page sign-in failed")
             return Self.html(
                 .unauthorized, HostPageHTML.signIn(next: next, message: "The user name or password is incorrect."))

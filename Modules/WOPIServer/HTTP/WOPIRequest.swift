@@ -24,6 +24,9 @@ public struct WOPIRequest: Sendable {
     public var authority: String?
     /// The scheme a reverse proxy reports in `X-Forwarded-Proto`, when present.
     public var forwardedProto: String?
+    /// The IP address of the connection's peer (the client, or the reverse proxy in front of the host), when the
+    /// adapter knows it; the sign-in throttle counts failures per address.
+    public var remoteAddress: String?
 
     /// Creates a request from a swift-http-types head and a body.
     public init(head: HTTPRequest, body: ByteStream = .empty) {

@@ -33,14 +33,14 @@ struct LiveAuthServer: Sendable {
 
     /// Runs `body` against a fresh server, then shuts it down.
     static func run<T: Sendable>(
-        store: (any OAuthStore)? = nil,
+        store: (any OAuthStore)? = nil, throttle: any SignInThrottleStore = InMemorySignInThrottleStore(),
+        clock: TestClock = TestClock(),
         configure: @Sendable (inout OAuthAuthorizationServer.Configuration) -> Void = {
             _ in
         }, _ body: @Sendable (LiveAuthServer) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        let clock = TestClock()
         let users = InMemoryUserDirectory()
         await users.save(
             WOPIUser(
@@ -53,7 +53,8 @@ struct LiveAuthServer: Sendable {
         configuration.privacyStatementURL = "https://example.com/privacy"
         configure(&configuration)
         let server = OAuthAuthorizationServer(
-            store: store, users: users, configuration: configuration, logger: logger, now: clock.dateSource)
+            store: store, users: users, throttle: throttle, configuration: configuration, logger: logger,
+            now: clock.dateSource, clock: clock)
         let storage = InMemoryStorage()
         let shares = InMemoryShareStore()
         let host = WOPIHost(
@@ -61,7 +62,7 @@ struct LiveAuthServer: Sendable {
             tokens: AccessTokenSigner(key: SymmetricKey(size: .bits256)),
             bootstrapper: BootstrapperConfiguration(verifier: server),
             policy: SharingAccessPolicy(storage: storage, shares: shares), logger: logger, now: clock.dateSource)
-        let router = Router()
+        let router = Router(context: WOPIRequestContext.self)
         WOPIRoutes.add(to: router, host: host)
         WOPIRoutes.add(to: router, endpoints: server)
         router.get("callback") { _, _ in "signed in" }

@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import WOPIModels
+import WOPIStorage
 
 /// A WOPI client for stress tests, over its own AsyncHTTPClient with room for many requests in flight.
 ///
@@ -51,12 +52,25 @@ final class WOPIClient: Sendable {
 
     /// PutFile of `content`, streamed as it is generated.
     func putFile(_ file: WOPIFile, lock: String?, content: ContentPattern, at base: String) async throws -> Reply {
+        try await putFile(file, lock: lock, body: content.stream, length: content.size, at: base)
+    }
+
+    /// PutFile of `body`, announced as `length` bytes (a body that fails midway makes the client drop the
+    /// connection, as a client that disconnects does).
+    func putFile(_ file: WOPIFile, lock: String?, body: ByteStream, length: Int, at base: String) async throws
+        -> Reply
+    {
         var request = HTTPClientRequest(url: file.contentsURL(base))
         request.method = .POST
         request.headers.add(name: WOPIHeader.override, value: WOPIOverride.put)
         if let lock { request.headers.add(name: WOPIHeader.lock, value: lock) }
-        request.body = .stream(content.stream, length: .known(Int64(content.size)))
+        request.body = .stream(body, length: .known(Int64(length)))
         return try await send(request)
+    }
+
+    /// GetFile's response with its body still unread, for a reader that takes its time.
+    func openGetFile(_ file: WOPIFile, at base: String) async throws -> HTTPClientResponse {
+        try await http.execute(HTTPClientRequest(url: file.contentsURL(base)), timeout: timeout)
     }
 
     /// GetFile; the body is digested as it streams in.

@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+import Logging
+import WOPIServer
+
+extension OAuthAuthorizationServer {
+    /// The counters one sign-in or client authentication is checked and counted against.
+    struct ThrottleKeys: Sendable {
+        /// `account:NAME` or `client:ID`: reset by a success.
+        let principal: String
+        /// `address:IP`, when the client address is known: only failures count, successes do not reset it.
+        let address: String?
+        /// The address as logged.
+        let addressForLog: String
+    }
+
+    /// The keys of an attempt at `principal` (already prefixed) from the client of `request`.
+    func throttleKeys(_ principal: String, request: WOPIRequest) -> ThrottleKeys {
+        let address = clientAddress(of: request)
+        return ThrottleKeys(
+            principal: principal, address: address.map { "address:" + $0 }, addressForLog: address ?? "-")
+    }
+
+    /// The client's address: the connection's peer, or the last `X-Forwarded-For` entry when the policy trusts a
+    /// proxy (``SignInThrottlePolicy/trustsForwardedFor``).
+    func clientAddress(of request: WOPIRequest) -> String? {
+        if configuration.signInThrottle.trustsForwardedFor,
+            let forwarded = request.headers[values: HTTPField.Name("X-Forwarded-For")!].last?.split(separator: ",")
+                .last?.trimmingCharacters(in: .whitespaces), !forwarded.isEmpty
+        {
+            return forwarded
+        }
+        return request.remoteAddress
+    }
+
+    /// Throws ``SignInRefusal/throttled(retryAfter:)`` while the principal or the address is locked out.
+    func checkThrottle(_ keys: ThrottleKeys) async throws {
+        let policy = configuration.signInThrottle
+        guard policy.isEnabled else { return }
+        var until = policy.lockedUntil(try await throttle.failures(keys.principal), allowance: policy.accountAllowance)
+        if let address = keys.address,
+            let addressUntil = policy.lockedUntil(
+                try await throttle.failures(address), allowance: policy.addressAllowance)
+        {
+            until = max(until ?? addressUntil, addressUntil)
+        }
+        guard let until else { return }
+        // A time read back from a store can differ from the clock's by rounding (seconds since 1970 in a Double):
+        // a lock-out ending within a millisecond is over.
+        let wait = until.timeIntervalSince(now()) - 0.001
+        guard wait > 0 else { return }
+        logger.warning(
+            "Attempt refused while locked out",
+            metadata: ["key": "\(keys.principal)", "address": "\(keys.addressForLog)", "retryAfter": "\(wait)"])
+        throw SignInRefusal.throttled(retryAfter: Int(wait.rounded(.up)))
+    }
+
+    /// Counts a failure against the principal and the address, and logs it (never the password or secret).
+    func recordFailure(_ keys: ThrottleKeys, what: String) async throws {
+        let policy = configuration.signInThrottle
+        var metadata: Logger.Metadata = ["key": "\(keys.principal)", "address": "\(keys.addressForLog)"]
+        if policy.isEnabled {
+            let date = now()
+            let forgetBefore = date.addingTimeInterval(-policy.forgetAfter)
+            let count = try await throttle.recordFailure(keys.principal, at: date, forgetBefore: forgetBefore)
+            if let address = keys.address {
+                _ = try await throttle.recordFailure(address, at: date, forgetBefore: forgetBefore)
+            }
+            metadata["failuresInARow"] = "\(count.count)"
+        }
+        logger.notice("\(what) failed", metadata: metadata)
+    }
+
+    /// Forgets the principal's failures after a success.
+    func recordSuccess(_ keys: ThrottleKeys) async throws {
+        guard configuration.signInThrottle.isEnabled else { return }
+        try await throttle.resetFailures(keys.principal)
+    }
+}
