@@ -486,11 +486,12 @@ let package = Package(
             name: "WOPIValidatorScenarioTests",
             dependencies: [
                 "WOPITestSupport",
-                "wopi-host", "WOPIModels",
+                "wopi-host", "WOPIModels", .hummingbird(),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             path: "Tests/WOPIValidatorScenarioTests",
             swiftSettings: swiftSettings

@@ -24,7 +24,7 @@ extension WOPIHost {
             try await check(.create(name: target.name, in: storage.container(id), isContainer: false), context: context)
             let created = try await storage.createFile(
                 named: target.name, in: id, content: .empty, overwrite: target.replacing != nil)
-            return try .json(newFileResponse(created, context: context))
+            return try .json(try await newFileResponse(created, context: context))
         case (.info, .post, WOPIOverride.deleteContainer):
             try context.require(context.access.canDelete, "deleting the folder")
             try await check(.delete(storage.item(id)), context: context)

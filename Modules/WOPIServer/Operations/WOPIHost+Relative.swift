@@ -13,7 +13,7 @@ extension WOPIHost {
             .putRelativeFile(source: source, name: target.name, replacing: target.replacing != nil), context: context)
         let created = try await storage.createFile(
             named: target.name, in: source.parentID, content: limited(request.body), overwrite: target.replacing != nil)
-        return try .json(newFileResponse(created, context: context))
+        return try .json(try await newFileResponse(created, context: context))
     }
 
     /// RenameFile (Docs/wopi-protocol.md §4.10): the requested name has no extension; the old extension is kept, the ID
@@ -41,9 +41,16 @@ extension WOPIHost {
         return try .json(RenameResponse(name: FileNameRules.split(name).base))
     }
 
-    func newFileResponse(_ file: FileMetadata, context: RequestContext) -> NewFileResponse {
-        NewFileResponse(
-            name: configuration.fileNameRules.sanitized(file.name),
-            url: context.withToken(context.fileSrc(file.id), for: .file(file.id), signer: tokens))
+    /// The body of PutRelativeFile and CreateChildFile (Docs/wopi-protocol.md §4.9): the new file's name and URL,
+    /// plus the `HostViewUrl` and `HostEditUrl` that the policy gives the file in CheckFileInfo (the host pages),
+    /// which Office for the web opens next.
+    func newFileResponse(_ file: FileMetadata, context: RequestContext) async throws -> NewFileResponse {
+        let name = configuration.fileNameRules.sanitized(file.name)
+        var pages = CheckFileInfo(baseFileName: name, ownerID: file.ownerID, size: file.size, version: file.version)
+        let access = try await policy.access(of: context.user, to: .file(file))
+        try await policy.describe(file: file, &pages, user: context.user, access: access)
+        return NewFileResponse(
+            name: name, url: context.withToken(context.fileSrc(file.id), for: .file(file.id), signer: tokens),
+            hostViewURL: pages.hostViewURL, hostEditURL: pages.hostEditURL)
     }
 }

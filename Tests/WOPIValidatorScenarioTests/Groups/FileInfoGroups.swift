@@ -1,5 +1,5 @@
 extension ValidatorGroup {
-    /// `CheckFileInfoSchema`: the CSPP schema and the invalid-token answer (`HostUrls` is `OfficeOnline` only).
+    /// `CheckFileInfoSchema`: the CSPP schema, the invalid-token answer and (`OfficeOnline` only) `HostUrls`.
     static let checkFileInfoSchema = ValidatorGroup(
         name: "CheckFileInfoSchema", prerequisites: [Prerequisite.wopiValidator],
         cases: [
@@ -14,6 +14,7 @@ extension ValidatorGroup {
             ValidatorCase("CheckFileWithInvalidAccessToken") { run in
                 try await run.send(.checkFileInfo, token: ValidatorValues.invalidToken, expect: [.invalidToken])
             },
+            OfficeOnlineCases.hostUrls,
         ])
 
     /// `BaseWopiViewing`: what a viewer needs.

@@ -98,6 +98,7 @@ extension ValidatorGroup {
                         .putRelativeFile(.exactName(overwrite: nil), name: V.longName, document: .wordSimpleDocument),
                         expect: [.status([200, 400])], save: [("UrlWithFileNameLongerThan512Chars", "Url")])
                 }, cleanup: deleting("UrlWithFileNameLongerThan512Chars")),
+            OfficeOnlineCases.putRelativeFileIncludeHostUrls,
         ])
 
     /// `PutRelativeFileUnsupported`: every PutRelativeFile variant answers 501 when `UserCanNotWriteRelative`.

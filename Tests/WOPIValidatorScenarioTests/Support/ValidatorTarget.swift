@@ -13,6 +13,13 @@ struct ValidatorTarget: Sendable {
     let wopiSrc: String
     let accessToken: String
     let accessTokenTTL: Int64
+    /// The keys every request is signed with (an `OfficeOnline` run), or `nil` (an `OfficeNativeClient` run).
+    var proofKeys: ValidatorProofKeys? = nil
+
+    /// The case categories the run includes: `WopiCore` plus the signing client's own category.
+    var categories: Set<ValidatorCase.Category> {
+        [.wopiCore, proofKeys == nil ? .officeNativeClient : .officeOnline]
+    }
 
     /// Where the test file goes: the validator needs at least one ancestor container, so not the root.
     static let testFilePath = "WopiValidator/test.wopitest"
@@ -21,11 +28,12 @@ struct ValidatorTarget: Sendable {
     /// small `test.wopitest` below the demo user's root, mints a token with `wopi-host token`, runs `body`,
     /// then stops the host and removes the directory.
     static func withHost<T: Sendable>(
-        storage: Storage, _ body: @Sendable (ValidatorTarget) async throws -> T
+        storage: Storage, extraArguments: [String] = [], _ body: @Sendable (ValidatorTarget) async throws -> T
     ) async throws -> T {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let host = try HostProcess(dataDirectory: directory.url, extraArguments: ["--storage", storage.rawValue])
+        let host = try HostProcess(
+            dataDirectory: directory.url, extraArguments: ["--storage", storage.rawValue] + extraArguments)
         do {
             _ = try await host.waitUntilListening()
             let local = directory.url.appendingPathComponent("seed.wopitest")

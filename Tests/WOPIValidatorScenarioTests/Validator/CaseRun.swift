@@ -25,10 +25,11 @@ final class CaseRun {
     ///     `WOPISrc + suffix + ?access_token=…&access_token_ttl=…`.
     ///   - token: a replacement access token (the `AccessToken` mutator, e.g. `INVALID`).
     ///   - save: state to keep from the reply: `(key, source)`; sources are JSON paths or `header:NAME`.
+    ///   - proofKey: the `ProofKey` mutator, in a signed run (``ValidatorTarget/proofKeys``).
     @discardableResult
     func send(
         _ operation: WopiOperation, overrideURL: String? = nil, token mutatedToken: String? = nil,
-        expect rules: [ResponseRule] = [], save: [(String, String)] = []
+        expect rules: [ResponseRule] = [], save: [(String, String)] = [], proofKey: ProofKeyMutation = .init()
     ) async throws -> Exchange {
         var url: String
         var token: String
@@ -52,7 +53,9 @@ final class CaseRun {
             url = Self.replacingAccessToken(in: url, with: mutatedToken)
             token = mutatedToken
         }
-        let headers = operation.headers + [("Authorization", "Bearer " + token), ("User-Agent", Self.userAgent)]
+        let headers =
+            operation.headers + [("Authorization", "Bearer " + token), ("User-Agent", Self.userAgent)]
+            + (try proofKey.headers(signedBy: target.proofKeys, url: url, token: token))
         let reply = try await HTTP.send(operation.method, url, headers: headers, body: operation.body)
         let exchange = Exchange(
             operation: operation.name, method: operation.method, url: url, requestHeaders: headers,

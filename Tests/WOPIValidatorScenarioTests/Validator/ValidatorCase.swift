@@ -1,10 +1,12 @@
 /// One validator test case (or prerequisite): its requests, then its cleanup requests, whose failures are
 /// ignored as in the validator.
 struct ValidatorCase: Sendable {
-    /// The validator's test categories that an `OfficeNativeClient` run includes.
+    /// The validator's test categories: an `OfficeNativeClient` run includes `WopiCore` and `OfficeNativeClient`
+    /// cases, a signed `OfficeOnline` run `WopiCore` and `OfficeOnline` cases.
     enum Category: String, Sendable {
         case wopiCore = "WopiCore"
         case officeNativeClient = "OfficeNativeClient"
+        case officeOnline = "OfficeOnline"
     }
 
     let name: String
