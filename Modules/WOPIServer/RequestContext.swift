@@ -13,6 +13,14 @@ struct RequestContext: Sendable {
     var access: ItemAccess
     /// The token's file or container as authorization read it (`nil` for the ecosystem and "Shared with me").
     var item: StorageItem?
+
+    /// The file `id` as this request read it: ``item`` when it is that file (read in this request, so as fresh as
+    /// a second read, and one storage read fewer), otherwise a read of `storage`, which throws
+    /// ``WOPIStorage/StorageError/Code/notAFile`` for a container.
+    func file(_ id: ItemID, in storage: any StorageBackend) async throws -> FileMetadata {
+        if case .file(let file) = item, file.id == id { return file }
+        return try await storage.file(id)
+    }
     /// The host's WOPI URLs as this request reached them.
     var urls: WOPIURLs
 

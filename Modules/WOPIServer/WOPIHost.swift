@@ -68,7 +68,7 @@ public final class WOPIHost: Sendable {
     /// Answers one request. Never throws: every failure becomes the status the protocol asks for.
     public func handle(_ request: WOPIRequest) async -> WOPIResponse {
         var logger = logger
-        if let id = request.header(WOPIHeader.correlationID) ?? request.header(WOPIHeader.requestID) {
+        if let id = request.headers[HeaderName.correlationID] ?? request.headers[HeaderName.requestID] {
             logger[metadataKey: "correlation"] = "\(id)"
         }
         var response: WOPIResponse
@@ -85,12 +85,12 @@ public final class WOPIHost: Sendable {
             logger.error("WOPI request failed", metadata: ["path": "\(request.path)", "error": "\(error)"])
             response = WOPIHTTPError(.internalServerError, "The host failed: \(type(of: error)).").response
         }
-        response.setHeader(WOPIHeader.serverVersion, configuration.serverVersion)
+        response.headers[HeaderName.serverVersion] = configuration.serverVersion
         logger.debug(
             "WOPI request",
             metadata: [
                 "method": "\(request.method)", "path": "\(request.path)",
-                "override": "\(request.header(WOPIHeader.override) ?? "-")", "status": "\(response.status.code)",
+                "override": "\(request.headers[HeaderName.override] ?? "-")", "status": "\(response.status.code)",
             ])
         return response
     }
@@ -100,7 +100,7 @@ public final class WOPIHost: Sendable {
             throw WOPIHTTPError.notFound("No WOPI endpoint at this path.")
         }
         if case .bootstrapper = route {} else { try await verifyProof(request, logger: logger) }
-        let override = request.header(WOPIHeader.override)?.uppercased()
+        let override = request.headers[HeaderName.override]?.uppercased()
         switch (route, request.method) {
         case (.unknownItem, _):
             _ = try await authorizedToken(request)
@@ -140,4 +140,12 @@ public final class WOPIHost: Sendable {
     func unsupported(_ override: String?, on endpoint: String) -> WOPIHTTPError {
         .notImplemented("The operation \(override ?? "(none)") is not implemented on \(endpoint).")
     }
+}
+
+/// The header names every request reads or writes, parsed once rather than per request.
+private enum HeaderName {
+    static let correlationID = HTTPField.Name(WOPIHeader.correlationID)!
+    static let requestID = HTTPField.Name(WOPIHeader.requestID)!
+    static let override = HTTPField.Name(WOPIHeader.override)!
+    static let serverVersion = HTTPField.Name(WOPIHeader.serverVersion)!
 }

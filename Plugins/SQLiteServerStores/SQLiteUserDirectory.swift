@@ -50,9 +50,17 @@ public final class SQLiteUserDirectory: UserDirectory {
     }
 
     public func user(_ id: String) async throws -> WOPIUser? {
+        // Every request looks its user up: the row is read from SQLite's buffer by position, without a copy (so
+        // while the cursor, which resets the statement when it goes, is alive).
         try await database.readStatement("read the user \(id)") { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?"), arguments: [id])
-                .map(Self.user)
+            let cursor = try Row.fetchCursor(
+                db.cachedStatement(
+                    sql: "SELECT id, sign_in_name, display_name, password_hash, user_info FROM users WHERE id = ?"),
+                arguments: [id])
+            guard let row = try cursor.next() else { return nil }
+            return withExtendedLifetime(cursor) {
+                WOPIUser(id: row[0], signInName: row[1], displayName: row[2], passwordHash: row[3], userInfo: row[4])
+            }
         }
     }
 

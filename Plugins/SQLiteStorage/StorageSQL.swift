@@ -12,12 +12,27 @@ enum StorageSQL {
                v.id AS version_id, v.size, v.sha256, v.committed_at
         FROM items i LEFT JOIN file_versions v ON v.id = i.current_version_id
         """
+    /// The position of each column of `selectItems`, which ``decode(_:)`` reads by position: looking a column up
+    /// by name costs a search per value.
+    private enum Column {
+        static let id = 0, parentID = 1, ownerID = 2, kind = 3, name = 4, modifiedAt = 5
+        static let versionID = 6, size = 7, sha256 = 8, committedAt = 9
+    }
     private static let selectItemByID = "\(selectItems) WHERE i.id = ?"
     private static let selectChildren = "\(selectItems) WHERE i.parent_id = ?"
 
+    /// The first item `statement` selects, decoded from SQLite's row buffer (no copy of the row), or `nil`.
+    private static func firstItem(_ statement: Statement, _ arguments: StatementArguments) throws -> StorageItem? {
+        let cursor = try Row.fetchCursor(statement, arguments: arguments)
+        guard let row = try cursor.next() else { return nil }
+        // The row reads the statement in place: the cursor (which resets the statement when it goes) must outlive
+        // the decoding.
+        return try withExtendedLifetime(cursor) { try decode(row) }
+    }
+
     /// The item with this ID, or `nil`.
     static func item(_ db: Database, _ id: ItemID) throws -> StorageItem? {
-        try Row.fetchOne(db.cachedStatement(sql: selectItemByID), arguments: [id.rawValue]).map(decode)
+        try firstItem(db.cachedStatement(sql: selectItemByID), [id.rawValue])
     }
 
     /// The item with this ID.
@@ -44,22 +59,20 @@ enum StorageSQL {
 
     /// The items whose parent is `parent`.
     static func children(_ db: Database, of parent: ItemID) throws -> [StorageItem] {
-        try Row.fetchAll(db.cachedStatement(sql: selectChildren), arguments: [parent.rawValue]).map(decode)
+        try Array(Row.fetchCursor(db.cachedStatement(sql: selectChildren), arguments: [parent.rawValue]).map(decode))
     }
 
     /// The child of `parent` named `name` (already normalised), or `nil`.
     static func child(_ db: Database, named name: String, in parent: ItemID) throws -> StorageItem? {
-        try Row.fetchOne(
-            db.cachedStatement(sql: "\(selectItems) WHERE i.parent_id = ? AND i.name = ?"),
-            arguments: [parent.rawValue, name]
-        ).map(decode)
+        try firstItem(
+            db.cachedStatement(sql: "\(selectItems) WHERE i.parent_id = ? AND i.name = ?"), [parent.rawValue, name])
     }
 
     /// The root container of `user`, or `nil`.
     static func root(_ db: Database, of user: String) throws -> ContainerMetadata? {
-        let row = try Row.fetchOne(
-            db.cachedStatement(sql: "\(selectItems) WHERE i.parent_id IS NULL AND i.owner_id = ?"), arguments: [user])
-        guard let row, case .container(let root) = try decode(row) else { return nil }
+        let item = try firstItem(
+            db.cachedStatement(sql: "\(selectItems) WHERE i.parent_id IS NULL AND i.owner_id = ?"), [user])
+        guard case .container(let root) = item else { return nil }
         return root
     }
 
@@ -99,8 +112,8 @@ enum StorageSQL {
     static func versionID(_ version: String) -> Int64? { Int64(version) }
 
     private static func decode(_ row: Row) throws -> StorageItem {
-        let rawID: String = row["id"]
-        let rawParent: String? = row["parent_id"]
+        let rawID: String = row[Column.id]
+        let rawParent: String? = row[Column.parentID]
         guard let id = ItemID(rawValue: rawID) else {
             throw StorageError(.corrupt, "The database holds an invalid item ID \"\(rawID)\"; restore a backup.")
         }
@@ -110,21 +123,23 @@ enum StorageSQL {
             }
             return parent
         }
-        let kind: String = row["kind"]
-        let name: String = row["name"]
-        let owner: String = row["owner_id"]
-        let modified = Date(timeIntervalSince1970: row["modified_at"])
+        let kind: String = row[Column.kind]
+        let name: String = row[Column.name]
+        let owner: String = row[Column.ownerID]
+        let modified = Date(timeIntervalSince1970: row[Column.modifiedAt] as Double)
         guard kind == "file" else {
             return .container(
                 ContainerMetadata(id: id, name: name, parentID: parent, ownerID: owner, lastModified: modified))
         }
-        guard let parent, let versionID: Int64 = row["version_id"] else {
+        guard let parent, let versionID: Int64 = row[Column.versionID] else {
             throw StorageError(.corrupt, "File \(id) has no parent or no content version; restore a backup.")
         }
-        let committed: Double? = row["committed_at"]
+        let committed: Double? = row[Column.committedAt]
         return .file(
             FileMetadata(
-                id: id, name: name, parentID: parent, ownerID: owner, size: row["size"], version: String(versionID),
-                lastModified: committed.map(Date.init(timeIntervalSince1970:)) ?? modified, sha256: row["sha256"]))
+                id: id, name: name, parentID: parent, ownerID: owner, size: row[Column.size] as Int64,
+                version: String(versionID),
+                lastModified: committed.map(Date.init(timeIntervalSince1970:)) ?? modified,
+                sha256: row[Column.sha256] as Data?))
     }
 }

@@ -12,34 +12,40 @@ package enum Base64URL {
         return table
     }()
 
-    /// Encodes bytes as unpadded base64url.
+    /// Encodes bytes as unpadded base64url, straight into the string's storage.
     package static func encode(_ bytes: some Sequence<UInt8>) -> String {
         let input = Array(bytes)
-        var output: [UInt8] = []
-        output.reserveCapacity((input.count * 4 + 2) / 3)
-        var index = 0
-        while index + 3 <= input.count {
-            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            output.append(alphabet[Int(chunk >> 6 & 63)])
-            output.append(alphabet[Int(chunk & 63)])
-            index += 3
+        let length = (input.count * 4 + 2) / 3
+        return String(unsafeUninitializedCapacity: length) { output in
+            var index = 0
+            var written = 0
+            func put(_ chunk: UInt32, shift: UInt32) {
+                output[written] = alphabet[Int(chunk >> shift & 63)]
+                written += 1
+            }
+            while index + 3 <= input.count {
+                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+                put(chunk, shift: 18)
+                put(chunk, shift: 12)
+                put(chunk, shift: 6)
+                put(chunk, shift: 0)
+                index += 3
+            }
+            switch input.count - index {
+            case 1:
+                let chunk = UInt32(input[index]) << 16
+                put(chunk, shift: 18)
+                put(chunk, shift: 12)
+            case 2:
+                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+                put(chunk, shift: 18)
+                put(chunk, shift: 12)
+                put(chunk, shift: 6)
+            default:
+                break
+            }
+            return written
         }
-        switch input.count - index {
-        case 1:
-            let chunk = UInt32(input[index]) << 16
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-        case 2:
-            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
-            output.append(alphabet[Int(chunk >> 18 & 63)])
-            output.append(alphabet[Int(chunk >> 12 & 63)])
-            output.append(alphabet[Int(chunk >> 6 & 63)])
-        default:
-            break
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Decodes unpadded base64url.
@@ -47,13 +53,19 @@ package enum Base64URL {
     /// Strict: padding, characters outside the alphabet, an impossible length, or unused bits set in the last
     /// character (a second spelling of the same bytes) give `nil`, so one value has exactly one text.
     package static func decode(_ text: some StringProtocol) -> [UInt8]? {
-        let input = text.utf8
+        // Strings and substrings of native strings lend their bytes in place.
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(bytes: $0) }) { return decoded }
+        return Array(text.utf8).withUnsafeBufferPointer { decode(bytes: $0) }
+    }
+
+    private static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         let remainder = input.count % 4
         guard remainder != 1 else { return nil }
         var output: [UInt8] = []
         output.reserveCapacity(input.count * 3 / 4)
         var accumulator: UInt32 = 0
         var bits = 0
+        let values = Self.values
         for byte in input {
             let value = values[Int(byte)]
             guard value != 0xFF else { return nil }

@@ -58,7 +58,7 @@ extension WOPIHost {
     // MARK: - CheckFileInfo
 
     func checkFileInfo(_ id: ItemID, context: RequestContext) async throws -> CheckFileInfo {
-        let file = try await storage.file(id)
+        let file = try await context.file(id, in: storage)
         var info = CheckFileInfo(
             baseFileName: configuration.fileNameRules.sanitized(file.name), ownerID: file.ownerID, size: file.size,
             version: file.version)

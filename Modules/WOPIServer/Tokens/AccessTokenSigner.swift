@@ -25,9 +25,9 @@ public struct AccessTokenSigner: Sendable {
 
     /// Mints a token for `claims`.
     public func mint(_ claims: AccessToken) -> String {
-        let payload = Self.encode(claims)
-        let mac = HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: key)
-        return Base64URL.encode(payload.utf8) + "." + Base64URL.encode(mac)
+        let payload = Array(Self.encode(claims).utf8)
+        let mac = HMAC<SHA256>.authenticationCode(for: payload, using: key)
+        return Base64URL.encode(payload) + "." + Base64URL.encode(mac)
     }
 
     /// Why a token was refused.
@@ -42,9 +42,10 @@ public struct AccessTokenSigner: Sendable {
     ///
     /// - Throws: ``Rejection/invalid`` for a malformed or tampered token, ``Rejection/expired`` when it lapsed.
     public func verify(_ token: String, now: Date = Date()) throws(Rejection) -> AccessToken {
-        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let payload = Base64URL.decode(String(parts[0])),
-            let mac = Base64URL.decode(String(parts[1]))
+        // Both halves decode in place (a second "." is outside the alphabet, so it fails the MAC's decoding).
+        guard let dot = token.utf8.firstIndex(of: UInt8(ascii: ".")),
+            let payload = Base64URL.decode(token[..<dot]),
+            let mac = Base64URL.decode(token[token.utf8.index(after: dot)...])
         else { throw .invalid }
         // Constant-time comparison of the MAC.
         guard HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: payload, using: key) else { throw .invalid }
@@ -69,9 +70,9 @@ public struct AccessTokenSigner: Sendable {
     }
 
     private static func decode(_ text: String) -> AccessToken? {
-        let fields = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        let fields = text.split(separator: "|", omittingEmptySubsequences: false)
         let permission: Permission
-        switch (fields.first, fields.count) {
+        switch (fields.first.map(String.init), fields.count) {
         case ("1", 4): permission = .edit
         case (version, 5):
             guard let raw = Int(fields[4]), let value = Permission(rawValue: raw), value > .none else { return nil }
@@ -89,6 +90,7 @@ public struct AccessTokenSigner: Sendable {
         default: return nil
         }
         return AccessToken(
-            userID: fields[1], resource: resource, expiresAt: EpochMilliseconds.date(millis), permission: permission)
+            userID: String(fields[1]), resource: resource, expiresAt: EpochMilliseconds.date(millis),
+            permission: permission)
     }
 }
