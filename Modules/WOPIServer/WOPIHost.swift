@@ -116,6 +116,7 @@ public final class WOPIHost: Sendable {
         case .invalidName: .badRequest(error.message)
         case .unsupported, .crossContainerMove: .notImplemented(error.message)
         case .tooLarge: WOPIHTTPError(.contentTooLarge, error.message)
+        case .unavailable: WOPIHTTPError(.serviceUnavailable, error.message, headers: [.retryAfter: "2"])
         default: WOPIHTTPError(.internalServerError, error.message)
         }
     }

@@ -7,7 +7,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case notFound, nameConflict, invalidName, notEmpty, versionMismatch, notAFile, notAContainer
-            case unsupported, tooLarge, crossContainerMove, io, corrupt
+            case unsupported, tooLarge, crossContainerMove, io, corrupt, unavailable
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -36,6 +36,9 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         public static let io = Code(.io)
         /// Stored data is inconsistent with what the backend expects.
         public static let corrupt = Code(.corrupt)
+        /// The storage service (a database server) cannot be reached for now; nothing was changed, and the same
+        /// request may succeed when retried in a few seconds. A WOPI host answers it with `503` and `Retry-After`.
+        public static let unavailable = Code(.unavailable)
 
         public var description: String { base.rawValue }
     }
