@@ -110,7 +110,9 @@ let package = Package(
         ),
         .target(
             name: "WOPIServerConformance",
-            dependencies: ["WOPIServer", "WOPIAuthorizationServer", "WOPIStorageConformance"],
+            dependencies: [
+                "WOPIServer", "WOPIAuthorizationServer", "WOPIStorageConformance", "WOPIModels", "WOPIStorage",
+            ],
             path: "Modules/WOPIServerConformance",
             swiftSettings: swiftSettings
         ),
@@ -233,7 +235,7 @@ let package = Package(
         .target(
             name: "SQLiteServerStores",
             dependencies: [
-                "SQLiteStorage", "WOPIServer", "WOPIAuthorizationServer",
+                "SQLiteStorage", "WOPIServer", "WOPIAuthorizationServer", "WOPIModels", "WOPIStorage",
                 .grdb,
             ],
             path: "Plugins/SQLiteServerStores",

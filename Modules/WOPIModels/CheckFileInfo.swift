@@ -50,6 +50,8 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
     public var supportsUserInfo: Bool?
     /// The share URL types GetShareUrl accepts: `ReadOnly`, `ReadWrite`.
     public var supportedShareURLTypes: [String]?
+    /// Whether the host accepts AddActivities (comments and mentions).
+    public var supportsAddActivities: Bool?
     /// OneNote's cell storage operations are implemented (not for CSPP).
     public var supportsCobalt: Bool?
     /// Deprecated folder operations are implemented.
@@ -259,6 +261,7 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
         case supportsGetFileWopiSrc = "SupportsGetFileWopiSrc"
         case supportsUserInfo = "SupportsUserInfo"
         case supportedShareURLTypes = "SupportedShareUrlTypes"
+        case supportsAddActivities = "SupportsAddActivities"
         case supportsCobalt = "SupportsCobalt"
         case supportsFolders = "SupportsFolders"
         case supportsFileCreation = "SupportsFileCreation"

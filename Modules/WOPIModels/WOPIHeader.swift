@@ -100,6 +100,7 @@ public enum WOPIOverride {
     public static let renameFile = "RENAME_FILE"
     public static let delete = "DELETE"
     public static let getShareURL = "GET_SHARE_URL"
+    public static let addActivities = "ADD_ACTIVITIES"
     public static let putUserInfo = "PUT_USER_INFO"
     public static let createChildContainer = "CREATE_CHILD_CONTAINER"
     public static let createChildFile = "CREATE_CHILD_FILE"

@@ -11,6 +11,8 @@ struct RequestContext: Sendable {
     /// What the user may do with the token's item now: the policy's answer limited to the token's permission
     /// (``ItemAccess/edit`` for the ecosystem, which is the user's own).
     var access: ItemAccess
+    /// The token's file or container as authorization read it (`nil` for the ecosystem and "Shared with me").
+    var item: StorageItem?
     /// The host's WOPI URLs as this request reached them.
     var urls: WOPIURLs
 
@@ -78,20 +80,35 @@ extension WOPIHost {
             throw WOPIHTTPError.unauthorized("The access token's user no longer exists.")
         }
         var access = ItemAccess.edit
+        var item: StorageItem?
         switch resource {
+        case .container(SharedWithMe.id):
+            access = ItemAccess.view.limited(to: token.permission)
         case .file(let id), .container(let id):
-            access = try await policy.access(of: user, to: try await storage.item(id)).limited(to: token.permission)
+            let found = try await storage.item(id)
+            access = try await policy.access(of: user, to: found).limited(to: token.permission)
             guard access.permission > .none else { throw WOPIHTTPError.notFound("No item has this ID.") }
+            item = found
         case .ecosystem:
             break
         }
-        return RequestContext(token: token, user: user, access: access, urls: urls(for: request))
+        return RequestContext(token: token, user: user, access: access, item: item, urls: urls(for: request))
     }
 
     /// Mints a fresh token with the host's default lifetime (for OAuth-authenticated callers and the CLI).
-    public func mintToken(userID: String, resource: AccessToken.Resource) -> (token: String, expiresAt: Date) {
+    ///
+    /// - Parameter permission: the most the token allows (``Permission/view`` for a view-only link).
+    public func mintToken(userID: String, resource: AccessToken.Resource, permission: Permission = .edit) -> (
+        token: String, expiresAt: Date
+    ) {
         let expiresAt = now().addingTimeInterval(configuration.accessTokenLifetime)
-        return (tokens.mint(AccessToken(userID: userID, resource: resource, expiresAt: expiresAt)), expiresAt)
+        let claims = AccessToken(userID: userID, resource: resource, expiresAt: expiresAt, permission: permission)
+        return (tokens.mint(claims), expiresAt)
+    }
+
+    /// Asks the policy whether `change` may happen (it throws ``ContentVeto`` if not).
+    func check(_ change: ContentChange, context: RequestContext) async throws {
+        try await policy.willChange(change, by: context.user)
     }
 }
 

@@ -31,18 +31,23 @@ public final class WOPIHost: Sendable {
     public let bootstrapper: BootstrapperConfiguration?
     /// Who may do what with which item.
     public let policy: any AccessPolicy
+    /// Where AddActivities' comments and mentions are kept.
+    public let activities: any ActivityLog
     let logger: Logger
     let now: @Sendable () -> Date
 
     /// Creates a host.
     ///
     /// - Parameters:
-    ///   - policy: who may do what; the default lets each user see and change only their own items.
+    ///   - policy: who may do what; the default is a ``SharingAccessPolicy`` over an in-memory ``ShareStore``
+    ///     (each user sees their own items, and what is shared with them while this process runs).
+    ///   - activities: where AddActivities' comments and mentions are kept (default: in memory).
     ///   - now: the clock, for tests.
     public init(
         storage: any StorageBackend, locks: any LockStore, users: any UserDirectory, tokens: AccessTokenSigner,
         configuration: WOPIHostConfiguration = WOPIHostConfiguration(),
-        bootstrapper: BootstrapperConfiguration? = nil, policy: any AccessPolicy = OwnerAccessPolicy(),
+        bootstrapper: BootstrapperConfiguration? = nil, policy: (any AccessPolicy)? = nil,
+        activities: any ActivityLog = InMemoryActivityLog(),
         logger: Logger = Logger(label: "wopikit.host"), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.storage = storage
@@ -51,7 +56,8 @@ public final class WOPIHost: Sendable {
         self.tokens = tokens
         self.configuration = configuration
         self.bootstrapper = bootstrapper
-        self.policy = policy
+        self.policy = policy ?? SharingAccessPolicy(storage: storage, shares: InMemoryShareStore())
+        self.activities = activities
         self.logger = logger
         self.now = now
     }
@@ -69,6 +75,9 @@ public final class WOPIHost: Sendable {
             response = error.response
         } catch let error as StorageError {
             response = Self.httpError(for: error).response
+        } catch let veto as ContentVeto {
+            logger.info("The policy refused a change", metadata: ["path": "\(request.path)", "veto": "\(veto)"])
+            response = WOPIHTTPError(veto.status, veto.message).response
         } catch {
             logger.error("WOPI request failed", metadata: ["path": "\(request.path)", "error": "\(error)"])
             response = WOPIHTTPError(.internalServerError, "The host failed: \(type(of: error)).").response
@@ -95,6 +104,9 @@ public final class WOPIHost: Sendable {
         case (.file(let id, let endpoint), _):
             let context = try await authorize(request, for: .file(id))
             return try await handleFile(id, endpoint: endpoint, override: override, request: request, context: context)
+        case (.container(SharedWithMe.id, let endpoint), _):
+            let context = try await authorize(request, for: .container(SharedWithMe.id))
+            return try await handleSharedWithMe(endpoint, override: override, request: request, context: context)
         case (.container(let id, let endpoint), _):
             let context = try await authorize(request, for: .container(id))
             return try await handleContainer(

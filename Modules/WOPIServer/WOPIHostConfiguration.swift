@@ -32,6 +32,9 @@ public struct WOPIHostConfiguration: Sendable {
     /// show. Its ``FileNameRules/maximumBaseNameLength`` is the `FileNameMaxLength` CheckFileInfo reports. Items
     /// stored under a name that breaks the rules can still be listed (under a sanitized name), opened and renamed.
     public var fileNameRules: FileNameRules = .default
+    /// The links GetShareUrl answers with; `nil` (the default) answers GetShareUrl with 501 and advertises no
+    /// `SupportedShareUrlTypes`.
+    public var shareLinks: ShareLinks? = nil
 
     /// Creates a configuration with the defaults.
     public init() {}

@@ -13,6 +13,9 @@ public struct WOPIHTTPError: Error, Sendable, CustomStringConvertible {
     public var headers: HTTPFields
     /// What went wrong, for logs and `X-WOPI-ServerError`.
     public var message: String
+    /// A JSON body a client expects with this error (for example Collabora's `{"COOLStatusCode": 1010}`); `nil`
+    /// sends ``message`` as text.
+    public var jsonBody: String? = nil
 
     /// Creates an error response.
     public init(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) {
@@ -45,6 +48,10 @@ public struct WOPIHTTPError: Error, Sendable, CustomStringConvertible {
         var headers = headers
         headers[HTTPField.Name(WOPIHeader.serverError)!] = String(
             message.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 }.prefix(500).map(Character.init))
+        if let jsonBody {
+            headers[.contentType] = "application/json; charset=utf-8"
+            return WOPIResponse(status: status, headers: headers, body: .buffer(ByteBuffer(string: jsonBody)))
+        }
         headers[.contentType] = "text/plain; charset=utf-8"
         return WOPIResponse(status: status, headers: headers, body: .buffer(ByteBuffer(string: message + "\n")))
     }

@@ -10,25 +10,31 @@ extension WOPIHost {
     ) async throws -> WOPIResponse {
         switch (endpoint, request.method, override) {
         case (.info, .get, _):
-            return try .json(try await checkContainerInfo(try await storage.container(id), context: context))
+            let container = try await storage.container(id)
+            return try .json(try await checkContainerInfo(container, access: context.access, context: context))
         case (.info, .post, WOPIOverride.createChildContainer):
             try context.require(context.access.canCreateChildren, "creating folders here")
             let target = try await resolve(TargetName(request), in: id, sourceName: nil, isContainer: true)
+            try await check(.create(name: target.name, in: storage.container(id), isContainer: true), context: context)
             let created = try await storage.createContainer(named: target.name, in: id)
             return try .json(try await containerPointer(created, context: context))
         case (.info, .post, WOPIOverride.createChildFile):
             try context.require(context.access.canCreateChildren, "creating files here")
             let target = try await resolve(TargetName(request), in: id, sourceName: nil, isContainer: false)
+            try await check(.create(name: target.name, in: storage.container(id), isContainer: false), context: context)
             let created = try await storage.createFile(
                 named: target.name, in: id, content: .empty, overwrite: target.replacing != nil)
             return try .json(newFileResponse(created, context: context))
         case (.info, .post, WOPIOverride.deleteContainer):
             try context.require(context.access.canDelete, "deleting the folder")
+            try await check(.delete(storage.item(id)), context: context)
             try await storage.delete(id)
             return WOPIResponse(status: .ok)
         case (.info, .post, WOPIOverride.renameContainer):
             try context.require(context.access.canRename, "renaming the folder")
-            return try await renameContainer(id, request: request)
+            return try await renameContainer(id, request: request, context: context)
+        case (.info, .post, WOPIOverride.getShareURL):
+            return try await shareURL(for: .container(storage.container(id)), request: request, context: context)
         case (.children, .get, _):
             return try .json(try await enumerateChildren(id, request: request, context: context))
         case (.ancestry, .get, _):
@@ -40,13 +46,11 @@ extension WOPIHost {
         }
     }
 
-    /// CheckContainerInfo for the calling user: the abilities from the policy (limited by the token), then the
-    /// policy's own adjustments. A root is never renamed or deleted.
-    func checkContainerInfo(_ container: ContainerMetadata, context: RequestContext) async throws
+    /// CheckContainerInfo for the calling user with `access` (the policy's, limited by the token), then the policy's
+    /// own adjustments. A root is never renamed or deleted.
+    func checkContainerInfo(_ container: ContainerMetadata, access: ItemAccess, context: RequestContext) async throws
         -> CheckContainerInfo
     {
-        let access = try await policy.access(of: context.user, to: .container(container))
-            .limited(to: context.token.permission)
         var info = CheckContainerInfo(name: configuration.fileNameRules.sanitized(container.name))
         info.userCanCreateChildContainer = access.canCreateChildren
         info.userCanCreateChildFile = access.canCreateChildren
@@ -55,24 +59,52 @@ extension WOPIHost {
         info.isAnonymousUser = false
         info.isEduUser = configuration.isEduUser
         info.licenseCheckForEditIsEnabled = configuration.licenseCheckForEditIsEnabled
+        if access.isOwner, let links = configuration.shareLinks, !links.pageURL.isEmpty {
+            info.supportedShareUrlTypes = ShareURLType.allCases.map(\.rawValue)
+        }
         try await policy.describe(container: container, &info, user: context.user, access: access)
         return info
     }
 
+    /// The pointer to a container the request did not authorize (a new one): the policy is asked for it.
     func containerPointer(_ container: ContainerMetadata, context: RequestContext) async throws
         -> ContainerPointerResponse
     {
-        ContainerPointerResponse(
-            containerPointer: NamedURL(
-                name: configuration.fileNameRules.sanitized(container.name),
-                url: context.withToken(
-                    context.containerSrc(container.id), for: .container(container.id), signer: tokens)),
-            containerInfo: try await checkContainerInfo(container, context: context))
+        let access = try await policy.access(of: context.user, to: .container(container))
+            .limited(to: context.token.permission)
+        return ContainerPointerResponse(
+            containerPointer: namedURL(container, context: context),
+            containerInfo: try await checkContainerInfo(container, access: access, context: context))
     }
 
-    /// EnumerateChildren (Docs/wopi-protocol.md §7.2), with `X-WOPI-FileExtensionFilterList` matched
-    /// case-insensitively.
+    /// A container's name and WOPI URL with a token traded from the request's.
+    func namedURL(_ container: ContainerMetadata, context: RequestContext) -> NamedURL {
+        NamedURL(
+            name: configuration.fileNameRules.sanitized(container.name),
+            url: context.withToken(context.containerSrc(container.id), for: .container(container.id), signer: tokens))
+    }
+
+    /// EnumerateChildren (Docs/wopi-protocol.md §7.2): the children the user may see, and "Shared with me" in the
+    /// user's own root while something is shared with them.
     func enumerateChildren(_ id: ItemID, request: WOPIRequest, context: RequestContext) async throws
+        -> EnumerateChildrenResponse
+    {
+        var visible: [StorageItem] = []
+        for child in try await storage.children(of: id)
+        where try await policy.access(of: context.user, to: child).permission > .none {
+            visible.append(child)
+        }
+        var response = childrenResponse(visible, request: request, context: context)
+        if case .container(let container)? = context.item, container.isRoot, container.ownerID == context.user.id,
+            try await !policy.sharedItems(with: context.user).isEmpty
+        {
+            response.childContainers.append(sharedWithMeEntry(context: context))
+        }
+        return response
+    }
+
+    /// The listing of `items` sorted by name, with `X-WOPI-FileExtensionFilterList` matched case-insensitively.
+    func childrenResponse(_ items: [StorageItem], request: WOPIRequest, context: RequestContext)
         -> EnumerateChildrenResponse
     {
         let filter = request.header(WOPIHeader.fileExtensionFilterList).map { list in
@@ -80,15 +112,10 @@ extension WOPIHost {
         }
         var containers: [NamedURL] = []
         var files: [ChildFile] = []
-        for child in try await storage.children(of: id).sorted(by: { $0.name < $1.name })
-        where try await policy.access(of: context.user, to: child).permission > .none {
+        for child in items.sorted(by: { $0.name < $1.name }) {
             switch child {
             case .container(let container):
-                containers.append(
-                    NamedURL(
-                        name: configuration.fileNameRules.sanitized(container.name),
-                        url: context.withToken(
-                            context.containerSrc(container.id), for: .container(container.id), signer: tokens)))
+                containers.append(namedURL(container, context: context))
             case .file(let file):
                 if let filter {
                     guard let ext = FileNameRules.split(file.name).extension, filter.contains("." + ext.lowercased())
@@ -106,7 +133,7 @@ extension WOPIHost {
     }
 
     /// RenameContainer (Docs/wopi-protocol.md §7.7): exact name; 400 when illegal, 409 when a sibling has it.
-    func renameContainer(_ id: ItemID, request: WOPIRequest) async throws -> WOPIResponse {
+    func renameContainer(_ id: ItemID, request: WOPIRequest, context: RequestContext) async throws -> WOPIResponse {
         guard let header = request.header(WOPIHeader.requestedName) else {
             throw WOPIHTTPError.badRequest("RenameContainer needs X-WOPI-RequestedName.")
         }
@@ -116,6 +143,7 @@ extension WOPIHost {
             error.headers[HTTPField.Name(WOPIHeader.invalidContainerNameError)!] = problem
             throw error
         }
+        try await check(.rename(storage.item(id), to: name), context: context)
         _ = try await storage.rename(id, to: name)
         return try .json(RenameResponse(name: name))
     }

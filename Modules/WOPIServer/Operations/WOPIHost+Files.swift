@@ -24,12 +24,16 @@ extension WOPIHost {
                 return try await putRelativeFile(id, request: request, context: context)
             case WOPIOverride.renameFile:
                 try context.require(context.access.canRename, "renaming the file")
-                return try await renameFile(id, request: request)
+                return try await renameFile(id, request: request, context: context)
             case WOPIOverride.delete:
                 try context.require(context.access.canDelete, "deleting the file")
-                return try await deleteFile(id)
+                return try await deleteFile(id, context: context)
             case WOPIOverride.putUserInfo:
                 return try await putUserInfo(request, context: context)
+            case WOPIOverride.getShareURL:
+                return try await shareURL(for: .file(storage.file(id)), request: request, context: context)
+            case WOPIOverride.addActivities:
+                return try await addActivities(id, request: request, context: context)
             default:
                 throw unsupported(override, on: "files")
             }
@@ -37,7 +41,7 @@ extension WOPIHost {
             return try await getFile(id, request: request)
         case (.contents, .post, WOPIOverride.put):
             try context.require(context.access.canWrite, "changing the file")
-            return try await putFile(id, request: request)
+            return try await putFile(id, request: request, context: context)
         case (.ancestry, .get, _):
             let ancestors = try await storage.ancestors(of: id)
             return try .json(await ancestorsResponse(ancestors, context: context))
@@ -73,6 +77,10 @@ extension WOPIHost {
         info.supportsContainers = true
         info.supportsEcosystem = true
         info.supportsUserInfo = true
+        info.supportsAddActivities = true
+        if context.access.isOwner, configuration.shareLinks != nil {
+            info.supportedShareURLTypes = ShareURLType.allCases.map(\.rawValue)
+        }
         if let ext = FileNameRules.split(file.name).extension { info.fileExtension = "." + ext }
         info.fileNameMaxLength = configuration.fileNameRules.limit
         info.lastModifiedTime = WOPIJSON.timestamp(file.lastModified)
@@ -104,15 +112,66 @@ extension WOPIHost {
         return response
     }
 
-    func putFile(_ id: ItemID, request: WOPIRequest) async throws -> WOPIResponse {
+    /// PutFile (Docs/wopi-protocol.md §4.8), with Collabora Online's timestamp check: a PutFile whose
+    /// `X-COOL-WOPI-Timestamp` is not the file's `LastModifiedTime` gets 409 `{"COOLStatusCode": 1010}`, and one
+    /// that carries it writes only over the version it names.
+    func putFile(_ id: ItemID, request: WOPIRequest, context: RequestContext) async throws -> WOPIResponse {
         let file = try await storage.file(id)
         try await applyLockRules(.putFile(request.header(WOPIHeader.lock), currentSize: file.size), on: id)
-        let updated = try await storage.writeFile(id, content: limited(request.body), expectedVersion: nil)
-        var response = WOPIResponse(status: .ok)
-        response.setHeader(WOPIHeader.itemVersion, updated.version)
+        let timestamp = CollaboraHeader.timestamp.lazy.compactMap { request.header($0) }.first
+        if let timestamp, !Self.sameTime(timestamp, file.lastModified) { throw Self.collaboraConflict() }
+        try await check(.putFile(file, Self.putFileDetails(request)), context: context)
+        let updated: FileMetadata
+        do {
+            updated = try await storage.writeFile(
+                id, content: limited(request.body), expectedVersion: timestamp == nil ? nil : file.version)
+        } catch let error as StorageError where error.code == .versionMismatch {
+            throw Self.collaboraConflict()
+        }
         logger.info(
             "PutFile", metadata: ["file": "\(id)", "size": "\(updated.size)", "version": "\(updated.version)"])
+        var response = WOPIResponse(status: .ok)
+        if Self.fromCollabora(request) {
+            response = try .json(["LastModifiedTime": WOPIJSON.timestamp(updated.lastModified)])
+        }
+        response.setHeader(WOPIHeader.itemVersion, updated.version)
         return response
+    }
+
+    /// What the client said about a PutFile, from its headers.
+    static func putFileDetails(_ request: WOPIRequest) -> PutFileDetails {
+        func flag(_ names: [String]) -> Bool? {
+            names.lazy.compactMap { request.header($0) }.first.map { $0.lowercased() == "true" }
+        }
+        let editors = (request.header(WOPIHeader.editors) ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return PutFileDetails(
+            editors: editors, isAutosave: flag(CollaboraHeader.isAutosave),
+            isExitSave: flag(CollaboraHeader.isExitSave),
+            isModifiedByUser: flag(CollaboraHeader.isModifiedByUser), size: request.body.knownLength)
+    }
+
+    /// Whether Collabora Online sent the request (it expects `{"LastModifiedTime": …}` back from PutFile).
+    static func fromCollabora(_ request: WOPIRequest) -> Bool {
+        request.headers.contains { field in
+            let name = field.name.canonicalName
+            return name.hasPrefix("x-cool-wopi-") || name.hasPrefix("x-lool-wopi-")
+        }
+    }
+
+    /// Whether a `LastModifiedTime` a client sent back names `date` (to the millisecond).
+    static func sameTime(_ text: String, _ date: Date) -> Bool {
+        if text == WOPIJSON.timestamp(date) { return true }
+        guard let sent = WOPIJSON.date(from: text) else { return false }
+        return abs(sent.timeIntervalSince(date)) < 0.001
+    }
+
+    /// Collabora's "the document changed behind your back" answer.
+    static func collaboraConflict() -> WOPIHTTPError {
+        var error = WOPIHTTPError(
+            .conflict, "The file changed since the editor read it (X-COOL-WOPI-Timestamp is not its LastModifiedTime).")
+        error.jsonBody = "{\"COOLStatusCode\":\(CollaboraHeader.documentChangedStatus)}"
+        return error
     }
 
     /// The body, failing with `413` once it passes ``WOPIHostConfiguration/maximumFileSize``.
@@ -137,9 +196,10 @@ extension WOPIHost {
 
     // MARK: - DeleteFile, PutUserInfo
 
-    func deleteFile(_ id: ItemID) async throws -> WOPIResponse {
-        _ = try await storage.file(id)
+    func deleteFile(_ id: ItemID, context: RequestContext) async throws -> WOPIResponse {
+        let file = try await storage.file(id)
         try await applyLockRules(.deleteFile, on: id)
+        try await check(.delete(.file(file)), context: context)
         try await storage.delete(id)
         return WOPIResponse(status: .ok)
     }
@@ -156,24 +216,20 @@ extension WOPIHost {
 
     // MARK: - Ancestry
 
-    /// The ancestors the user may see, root first: a grantee of a shared folder does not see the owner's folders
-    /// above it.
+    /// The ancestors the user may see, root first. A grantee does not see the owner's folders above what is shared
+    /// with them: their path is their own root, then "Shared with me", then the shared folders.
     func ancestorsResponse(_ ancestors: [ContainerMetadata], context: RequestContext) async throws
         -> AncestorsResponse
     {
-        var visible: [ContainerMetadata] = []
-        for container in ancestors
-        where try await policy.access(of: context.user, to: .container(container))
-            .permission > .none
-        {
-            visible.append(container)
+        var path: [NamedURL] = []
+        if let item = context.item, item.ownerID != context.user.id {
+            path.append(namedURL(try await storage.rootContainer(forUser: context.user.id), context: context))
+            path.append(sharedWithMeEntry(context: context))
         }
-        return AncestorsResponse(
-            ancestorsWithRootFirst: visible.map { container in
-                NamedURL(
-                    name: configuration.fileNameRules.sanitized(container.name),
-                    url: context.withToken(
-                        context.containerSrc(container.id), for: .container(container.id), signer: tokens))
-            })
+        for container in ancestors
+        where try await policy.access(of: context.user, to: .container(container)).permission > .none {
+            path.append(namedURL(container, context: context))
+        }
+        return AncestorsResponse(ancestorsWithRootFirst: path)
     }
 }

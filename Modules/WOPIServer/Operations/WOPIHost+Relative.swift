@@ -9,6 +9,8 @@ extension WOPIHost {
         let source = try await storage.file(id)
         let target = try await resolve(
             TargetName(request), in: source.parentID, sourceName: source.name, isContainer: false)
+        try await check(
+            .putRelativeFile(source: source, name: target.name, replacing: target.replacing != nil), context: context)
         let created = try await storage.createFile(
             named: target.name, in: source.parentID, content: limited(request.body), overwrite: target.replacing != nil)
         return try .json(newFileResponse(created, context: context))
@@ -16,7 +18,7 @@ extension WOPIHost {
 
     /// RenameFile (Docs/wopi-protocol.md §4.10): the requested name has no extension; the old extension is kept, the ID
     /// too.
-    func renameFile(_ id: ItemID, request: WOPIRequest) async throws -> WOPIResponse {
+    func renameFile(_ id: ItemID, request: WOPIRequest, context: RequestContext) async throws -> WOPIResponse {
         guard let header = request.header(WOPIHeader.requestedName) else {
             throw WOPIHTTPError.badRequest("RenameFile needs X-WOPI-RequestedName.")
         }
@@ -33,6 +35,7 @@ extension WOPIHost {
         if name != file.name {
             let taken = Set(try await storage.children(of: file.parentID).map(\.name))
             name = configuration.fileNameRules.uniqueName(for: name, isTaken: { taken.contains($0) })
+            try await check(.rename(.file(file), to: name), context: context)
             _ = try await storage.rename(id, to: name)
         }
         return try .json(RenameResponse(name: FileNameRules.split(name).base))

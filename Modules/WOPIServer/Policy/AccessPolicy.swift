@@ -8,7 +8,10 @@ import WOPIStorage
 /// ``Permission/edit`` with 401 (the access token does not allow them), and lets ``describe(file:_:user:access:)``
 /// and its siblings adjust the CheckFileInfo, CheckContainerInfo and CheckEcosystem of each user and item.
 /// The host has already filled every property from `access`; a policy changes what it wants (branding, URLs,
-/// `HidePrintOption`, …).
+/// `HidePrintOption`, …). ``sharedItems(with:)`` fills each user's "Shared with me" container, and
+/// ``willChange(_:by:)`` sees, and may veto, every change before the host makes it.
+///
+/// The default is ``SharingAccessPolicy``: the owner, plus explicit ``Share``s.
 ///
 /// ```swift
 /// struct ACLPolicy: AccessPolicy {
@@ -35,6 +38,14 @@ public protocol AccessPolicy: Sendable {
     func describe(
         container: ContainerMetadata, _ info: inout CheckContainerInfo, user: WOPIUser, access: ItemAccess
     ) async throws
+
+    /// The items of other users shared with `user`: the host lists them in a "Shared with me" container in the
+    /// user's root, and hides that container while there are none.
+    func sharedItems(with user: WOPIUser) async throws -> [StorageItem]
+
+    /// Sees a change `user` is about to make, after the host checked the permission and the lock, before it changes
+    /// anything. Throw ``ContentVeto`` to refuse it with a clear error.
+    func willChange(_ change: ContentChange, by user: WOPIUser) async throws
 }
 
 extension AccessPolicy {
@@ -47,4 +58,10 @@ extension AccessPolicy {
     public func describe(
         container: ContainerMetadata, _ info: inout CheckContainerInfo, user: WOPIUser, access: ItemAccess
     ) async throws {}
+
+    /// Nothing is shared with anyone.
+    public func sharedItems(with user: WOPIUser) async throws -> [StorageItem] { [] }
+
+    /// Allows every change the permission allows.
+    public func willChange(_ change: ContentChange, by user: WOPIUser) async throws {}
 }

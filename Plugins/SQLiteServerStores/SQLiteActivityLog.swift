@@ -1,0 +1,71 @@
+import Foundation
+import GRDB
+import SQLiteStorage
+import WOPIModels
+import WOPIServer
+import WOPIStorage
+
+/// A ``WOPIServer/ActivityLog`` in a ``SQLiteStorage/SQLiteDatabase``: one row per AddActivities activity, in the
+/// `activities` table of the migrations in ``schema``, indexed by file.
+public final class SQLiteActivityLog: ActivityLog {
+    /// The tables of the activity log.
+    public static let schema: SQLiteSchema = {
+        var schema = SQLiteSchema(name: "activities")
+        schema.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE activities (
+                      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                      file_id TEXT NOT NULL,
+                      user_id TEXT NOT NULL,
+                      received_at REAL NOT NULL,
+                      type TEXT NOT NULL,
+                      activity_id TEXT NOT NULL,
+                      json TEXT NOT NULL
+                    );
+                    CREATE INDEX activities_file ON activities (file_id, seq);
+                    """)
+        }
+        return schema
+    }()
+
+    /// The database the activities live in.
+    public let database: SQLiteDatabase
+
+    /// Opens the log in `database`, installing or upgrading its table.
+    public init(database: SQLiteDatabase) throws {
+        self.database = database
+        try database.install(Self.schema)
+    }
+
+    public func append(_ activities: [FileActivity], on file: ItemID, by userID: String, at date: Date) async throws {
+        let records = RecordedActivity.records(of: activities, on: file, by: userID, at: date)
+        try await database.write("store \(records.count) activities on \(file)") { db in
+            for record in records {
+                try db.execute(
+                    sql: """
+                        INSERT INTO activities (file_id, user_id, received_at, type, activity_id, json)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        record.fileID.rawValue, record.userID, record.receivedAt.timeIntervalSince1970, record.type,
+                        record.activityID, record.json,
+                    ])
+            }
+        }
+    }
+
+    public func activities(on file: ItemID) async throws -> [RecordedActivity] {
+        try await database.read("read the activities on \(file)") { db in
+            try Row.fetchAll(
+                db, sql: "SELECT * FROM activities WHERE file_id = ? ORDER BY seq", arguments: [file.rawValue]
+            )
+            .map { row in
+                RecordedActivity(
+                    fileID: file, userID: row["user_id"],
+                    receivedAt: Date(timeIntervalSince1970: row["received_at"]), type: row["type"],
+                    activityID: row["activity_id"], json: row["json"])
+            }
+        }
+    }
+}
