@@ -257,8 +257,9 @@ let package = Package(
         .target(
             name: "PostgresServerStores",
             dependencies: [
-                "PostgresStorage", "WOPIServer", "WOPIAuthorizationServer",
+                "PostgresStorage", "WOPIServer", "WOPIAuthorizationServer", "WOPIStorage", "WOPIModels",
                 .postgresNIO,
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Plugins/PostgresServerStores",

@@ -163,6 +163,31 @@ public final class PostgresPool: Service, Sendable {
         }
     }
 
+    /// Runs one statement and returns how many rows it returned (write `RETURNING 1` to count changed rows).
+    @discardableResult
+    package func execute(_ action: @autoclosure () -> String, _ query: PostgresQuery) async throws -> Int {
+        let logger = logger
+        return try await withConnection(action()) { connection in
+            var count = 0
+            for try await _ in try await connection.query(query, logger: logger) { count += 1 }
+            return count
+        }
+    }
+
+    /// Runs one query and returns its rows' single column.
+    package func values<T: PostgresDecodable & Sendable>(
+        _ action: @autoclosure () -> String, _ type: T.Type, _ query: PostgresQuery
+    ) async throws -> [T] {
+        let logger = logger
+        return try await withConnection(action()) { connection in
+            var values: [T] = []
+            for try await value in try await connection.query(query, logger: logger).decode(T.self) {
+                values.append(value)
+            }
+            return values
+        }
+    }
+
     private enum Outcome<T: Sendable>: Sendable {
         case value(T)
         case deadline
