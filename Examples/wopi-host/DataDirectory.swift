@@ -1,3 +1,4 @@
+import Crypto
 import FileSystemStorage
 import Foundation
 import Logging
@@ -14,10 +15,11 @@ import WOPIStorage
 /// DIR/host.json        which storage this directory uses (written once)
 /// DIR/secrets/         (0700) token.key: signs WOPI access tokens, shared by `serve` and `token`;
 ///                      oauth-form.key: signs sign-in forms; office-client-secret: the demo Office client's
-/// DIR/wopi.sqlite      sqlite storage (the default): files, versions, locks, users, OAuth clients, and hashed
-///                      authorization codes and tokens, in one file
-/// DIR/files/, DIR/users.json, DIR/oauth.json
-///                      fs storage: the files as a directory tree; users; OAuth clients, codes and tokens
+/// DIR/wopi.sqlite      sqlite storage (the default): files, versions, locks, users, shares, activities, OAuth
+///                      clients, and hashed authorization codes and tokens, in one file
+/// DIR/files/, DIR/users.json, DIR/shares.json, DIR/activities.json, DIR/oauth.json
+///                      fs storage: the files as a directory tree; users; shares; AddActivities' comments and
+///                      mentions; OAuth clients, codes and tokens
 /// DIR/server.json      the URL of the running `serve`, so `token` can print a usable WOPISrc
 /// ```
 /// The folder and every folder in it are 0700, every file 0600, on creation and each time it is opened (see
@@ -35,9 +37,14 @@ struct DataDirectory {
         let storage: any StorageBackend
         let locks: any LockStore
         let users: any UserDirectory
+        let shares: any ShareStore
+        let activities: any ActivityLog
         let oauth: any OAuthStore
         /// The background services the storage needs while a host serves (SQLite's garbage collector).
         var maintenance: (Logger) -> [any Service] = { _ in [] }
+
+        /// Who may do what: the owner, plus the shares of ``shares``.
+        var policy: SharingAccessPolicy { SharingAccessPolicy(storage: storage, shares: shares) }
     }
 
     struct Settings: Codable {
@@ -70,8 +77,12 @@ struct DataDirectory {
     var isNew: Bool { (try? FileManager.default.contentsOfDirectory(atPath: url.path).count) ?? 0 <= 1 }
 
     func tokenSigner() async throws -> AccessTokenSigner {
-        AccessTokenSigner(
-            key: try await SecretKeyFile.loadOrCreate(at: url.appendingPathComponent("secrets/token.key")))
+        AccessTokenSigner(key: try await tokenKey())
+    }
+
+    /// The key of WOPI access tokens (and, derived from it, of share links), shared by `serve` and the commands.
+    func tokenKey() async throws -> SymmetricKey {
+        try await SecretKeyFile.loadOrCreate(at: url.appendingPathComponent("secrets/token.key"))
     }
 
     /// Opens the stores of this directory.
@@ -82,12 +93,15 @@ struct DataDirectory {
             let storage = try SQLiteStorage(database: database)
             return Stores(
                 storage: storage, locks: try SQLiteLockStore(database: database),
-                users: try SQLiteUserDirectory(database: database), oauth: try SQLiteOAuthStore(database: database),
+                users: try SQLiteUserDirectory(database: database), shares: try SQLiteShareStore(database: database),
+                activities: try SQLiteActivityLog(database: database), oauth: try SQLiteOAuthStore(database: database),
                 maintenance: { logger in [SQLiteGarbageCollector(storage: storage, logger: logger)] })
         case .fs:
             return Stores(
                 storage: try FileSystemStorage(root: url.appendingPathComponent("files")), locks: InMemoryLockStore(),
                 users: FileUserDirectory(url: url.appendingPathComponent("users.json")),
+                shares: FileShareStore(url: url.appendingPathComponent("shares.json")),
+                activities: FileActivityLog(url: url.appendingPathComponent("activities.json")),
                 oauth: FileOAuthStore(url: url.appendingPathComponent("oauth.json")))
         }
     }

@@ -73,12 +73,13 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = WOPIHostConfiguration()
         configuration.publicURL = publicURL
         configuration.scheme = scheme
+        configuration.shareLinks = ShareLinks(tokenKey: try await directory.tokenKey())
         let wopi = WOPIHost(
             storage: storage, locks: stores.locks, users: users, tokens: try await directory.tokenSigner(),
             configuration: configuration,
             bootstrapper: BootstrapperConfiguration(
                 verifier: oauth, providerID: providerID, urlSchemes: try parsedURLSchemes()),
-            logger: logger)
+            policy: stores.policy, activities: stores.activities, logger: logger)
 
         let router = Router()
         WOPIRoutes.add(to: router, host: wopi)

@@ -13,7 +13,11 @@ struct TokenCommand: AsyncParsableCommand {
 
     @OptionGroup var data: DataOptions
     @Option(name: .long, help: "The user the token acts for.") var user: String
-    @Option(name: .long, help: "The file's path below the user's root, e.g. Welcome.docx.") var file: String
+    @Option(
+        name: .long,
+        help: "The file's path below the user's root, e.g. Welcome.docx, or a file shared with them: 'Shared with me/…'.")
+    var file: String
+    @Flag(name: .long, help: "Mint a view-only token (also the most a view-only share allows).") var view = false
     @Option(name: .long, help: "The token lifetime in seconds.") var ttl: Int = 36_000
     @Option(name: .long, help: "The host's public URL (default: the URL of the running `serve` on this --data).")
     var publicURL: String?
@@ -21,18 +25,24 @@ struct TokenCommand: AsyncParsableCommand {
     func run() async throws {
         let directory = try data.open()
         let stores = try directory.stores()
-        guard try await stores.users.user(user) != nil else { throw ValidationFailure("No user \(user).") }
         guard let base = publicURL ?? directory.runningServerURL() else {
             throw ValidationFailure("No running `wopi-host serve` on \(data.data); start it or pass --public-url.")
         }
+        guard let caller = try await stores.users.user(user) else { throw ValidationFailure("No user \(user).") }
         let storage = stores.storage
         let root = try await storage.rootContainer(forUser: user)
-        guard case .file(let target) = try await storage.item(atPath: file, under: root.id) else {
-            throw ValidationFailure("\(file) is a folder; pass a file.")
+        let shared = try await SharedWithMe.item(atPath: file, for: caller, policy: stores.policy, storage: storage)
+        let found: StorageItem? =
+            if let shared { shared } else { try? await storage.item(atPath: file, under: root.id) }
+        guard case .file(let target)? = found else {
+            throw ValidationFailure("\(user) has no file \(file) (a folder, or nothing, is there).")
         }
+        let access = try await stores.policy.access(of: caller, to: .file(target))
+        guard access.permission > .none else { throw ValidationFailure("\(user) may not open \(file).") }
+        let permission = min(access.permission, view ? .view : .edit)
         let expiresAt = Date().addingTimeInterval(TimeInterval(ttl))
         let token = try await directory.tokenSigner().mint(
-            AccessToken(userID: user, resource: .file(target.id), expiresAt: expiresAt))
+            AccessToken(userID: user, resource: .file(target.id), expiresAt: expiresAt, permission: permission))
         let output = TokenOutput(
             wopiSrc: WOPIURLs(publicURL: base, configuration: WOPIHostConfiguration()).file(target.id),
             accessToken: token, accessTokenTTL: EpochMilliseconds.from(expiresAt))

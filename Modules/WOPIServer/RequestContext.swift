@@ -51,8 +51,12 @@ struct RequestContext: Sendable {
 extension WOPIHost {
     /// The WOPI URLs for a request: below the configured public URL, or the request's own origin.
     func urls(for request: WOPIRequest) -> WOPIURLs {
-        let base = configuration.publicURL ?? request.origin(defaultScheme: configuration.scheme) ?? "http://localhost"
-        return WOPIURLs(publicURL: base, configuration: configuration)
+        WOPIURLs(publicURL: publicBase(for: request), configuration: configuration)
+    }
+
+    /// The scheme and authority clients reach the host at: the configured public URL, or the request's own origin.
+    func publicBase(for request: WOPIRequest) -> String {
+        configuration.publicURL ?? request.origin(defaultScheme: configuration.scheme) ?? "http://localhost"
     }
 
     /// Verifies the request's access token (401 when missing, malformed, tampered or expired).

@@ -52,12 +52,22 @@ enum Caller: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
 @Suite("Access policy: every WOPI operation against each permission, over real HTTP")
 struct AccessPolicyTests {
-    @Test(arguments: Caller.allCases)
-    func everyOperationFollowsThePolicy(_ caller: Caller) async throws {
-        try await LiveHost.run(policy: GrantTablePolicy()) { live in
+    /// The permission table under the worked example's grants, and under the default policy with real shares of
+    /// the folder (Bob edits, Carol views).
+    @Test(arguments: Caller.allCases, ["grant table", "shares"])
+    func everyOperationFollowsThePolicy(_ caller: Caller, _ policyKind: String) async throws {
+        let sharing = SharingFixture()
+        let policy: any AccessPolicy = policyKind == "shares" ? sharing.policy : GrantTablePolicy()
+        try await LiveHost.run(storage: sharing.storage, policy: policy) { live in
             let storage = live.host.storage
             let root = try await storage.rootContainer(forUser: "ana")
             let folder = try await storage.createContainer(named: "Team", in: root.id)
+            for (grantee, permission) in [("bob", Permission.edit), ("carol", .view)] {
+                try await sharing.shares.grant(
+                    Share(
+                        itemID: folder.id, granteeID: grantee, permission: permission, grantedBy: "ana",
+                        grantedAt: Date()))
+            }
             let emptyFolder = try await storage.createContainer(named: "Old", in: folder.id)
             func seed(_ name: String) async throws -> FileMetadata {
                 try await storage.createFile(
@@ -85,6 +95,11 @@ struct AccessPolicyTests {
             row("GetFile", caller.readStatus, try await HTTP.get(file(plan.id, "/contents")))
             row("GetLock", caller.readStatus, try await HTTP.post(file(plan.id), ["X-WOPI-Override": "GET_LOCK"]))
             row("EnumerateAncestors", caller.readStatus, try await HTTP.get(file(plan.id, "/ancestry")))
+            row(
+                "AddActivities", caller.readStatus,
+                try await HTTP.post(
+                    file(plan.id), ["X-WOPI-Override": "ADD_ACTIVITIES"],
+                    body: #"{"Activities": [{"Type": "comment", "Id": "1"}]}"#))
             row("CheckContainerInfo", caller.readStatus, try await HTTP.get(container(folder.id)))
             row("EnumerateChildren", caller.readStatus, try await HTTP.get(container(folder.id, "/children")))
             // Writes.
@@ -130,7 +145,7 @@ struct AccessPolicyTests {
                 try await HTTP.post(container(emptyFolder.id), ["X-WOPI-Override": "DELETE_CONTAINER"]))
 
             for (name, expected, got) in rows {
-                #expect(got == expected, "\(caller): \(name) answered \(got), expected \(expected)")
+                #expect(got == expected, "\(caller), \(policyKind): \(name) answered \(got), expected \(expected)")
             }
             // A refused writer changed nothing.
             let content = try await storage.readFile(plan.id).body.collect(upTo: 1024)

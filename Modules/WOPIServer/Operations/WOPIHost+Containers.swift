@@ -59,7 +59,7 @@ extension WOPIHost {
         info.isAnonymousUser = false
         info.isEduUser = configuration.isEduUser
         info.licenseCheckForEditIsEnabled = configuration.licenseCheckForEditIsEnabled
-        if access.isOwner, let links = configuration.shareLinks, !links.pageURL.isEmpty {
+        if access.isOwner, configuration.shareLinks != nil {
             info.supportedShareUrlTypes = ShareURLType.allCases.map(\.rawValue)
         }
         try await policy.describe(container: container, &info, user: context.user, access: access)

@@ -23,7 +23,7 @@ extension WOPIHost {
     }
 
     /// Resolves GetFileWopiSrc's `X-WOPI-HostNativeFileName`: a WOPISrc or host URL ending in `/files/{id}`, a
-    /// bare file ID, or a path below the user's root such as `/Documents/Report.docx`.
+    /// bare file ID, a path below the user's root such as `/Documents/Report.docx`, or one below "Shared with me".
     func fileForNativeName(_ name: String?, user: WOPIUser) async throws -> FileMetadata {
         guard let name, !name.isEmpty else {
             throw WOPIHTTPError.notFound("Send X-WOPI-HostNativeFileName with a file path, ID or WOPISrc.")
@@ -39,7 +39,10 @@ extension WOPIHost {
         }
         if candidate == nil {
             let root = try await storage.rootContainer(forUser: user.id)
-            if case .file(let file)? = try? await storage.item(atPath: name, under: root.id) { candidate = file }
+            let shared = try await SharedWithMe.item(atPath: name, for: user, policy: policy, storage: storage)
+            let found: StorageItem? =
+                if let shared { shared } else { try? await storage.item(atPath: name, under: root.id) }
+            if case .file(let file)? = found { candidate = file }
         }
         guard let file = candidate, try await policy.access(of: user, to: .file(file)).permission > .none else {
             throw WOPIHTTPError.notFound("No file this user may see matches X-WOPI-HostNativeFileName.")

@@ -148,7 +148,8 @@ extension WOPIHost {
         return PutFileDetails(
             editors: editors, isAutosave: flag(CollaboraHeader.isAutosave),
             isExitSave: flag(CollaboraHeader.isExitSave),
-            isModifiedByUser: flag(CollaboraHeader.isModifiedByUser), size: request.body.knownLength)
+            isModifiedByUser: flag(CollaboraHeader.isModifiedByUser),
+            size: request.body.knownLength ?? request.header("Content-Length").flatMap { Int64($0) })
     }
 
     /// Whether Collabora Online sent the request (it expects `{"LastModifiedTime": …}` back from PutFile).

@@ -6,11 +6,11 @@ import WOPIStorage
 /// The links GetShareUrl answers with: a signed reference to an item and a permission, opened on a page of the
 /// host that, once the visitor signed in, grants them that permission (a ``Share``).
 ///
-/// A link is `pageURL` followed by a token signed with a key derived from the host's token key for this purpose
-/// only, so a share link is never accepted as a WOPI access token, nor the other way round.
+/// A link is the host's public URL, ``pagePath`` and a token signed with a key derived from the host's token key for
+/// this purpose only, so a share link is never accepted as a WOPI access token, nor the other way round.
 public struct ShareLinks: Sendable {
-    /// The page that redeems links, ending with `/` (for example `https://files.example.com/share/`).
-    public let pageURL: String
+    /// The path of the page that redeems links, ending with `/` (for example `/share/`).
+    public let pagePath: String
     /// How long a link stays valid.
     public let lifetime: TimeInterval
     private let signer: AccessTokenSigner
@@ -19,17 +19,21 @@ public struct ShareLinks: Sendable {
     ///
     /// - Parameters:
     ///   - tokenKey: the key of the host's ``AccessTokenSigner``; a separate key is derived from it.
-    ///   - pageURL: the page that redeems links; the token is appended to it.
+    ///   - pagePath: the path of the page that redeems links, below the host's public URL; the token is appended.
     ///   - lifetime: how long a link stays valid (default 30 days).
-    public init(tokenKey: SymmetricKey, pageURL: String, lifetime: TimeInterval = 30 * 24 * 3600) {
+    public init(tokenKey: SymmetricKey, pagePath: String = "/share/", lifetime: TimeInterval = 30 * 24 * 3600) {
         let derived = HMAC<SHA256>.authenticationCode(for: Data("wopikit share links v1".utf8), using: tokenKey)
         signer = AccessTokenSigner(key: SymmetricKey(data: Data(derived)))
-        self.pageURL = pageURL.hasSuffix("/") ? pageURL : pageURL + "/"
+        let path = pagePath.hasPrefix("/") ? pagePath : "/" + pagePath
+        self.pagePath = path.hasSuffix("/") ? path : path + "/"
         self.lifetime = lifetime
     }
 
-    /// The link that gives whoever opens it `type`'s permission on `item`, on behalf of `grantor`.
-    public func url(for item: StorageItem, type: ShareURLType, grantor: String, now: Date) -> String {
+    /// The link, below `publicURL` (scheme and authority), that gives whoever opens it `type`'s permission on `item`,
+    /// on behalf of `grantor`.
+    public func url(
+        for item: StorageItem, type: ShareURLType, grantor: String, publicURL: String, now: Date
+    ) -> String {
         let resource: AccessToken.Resource =
             switch item {
             case .file(let file): .file(file.id)
@@ -38,7 +42,7 @@ public struct ShareLinks: Sendable {
         let claims = AccessToken(
             userID: grantor, resource: resource, expiresAt: now.addingTimeInterval(lifetime),
             permission: type.permission)
-        return pageURL + signer.mint(claims)
+        return publicURL.trimmingSuffix("/") + pagePath + signer.mint(claims)
     }
 
     /// What a link grants: the item, the permission and who shared it.
@@ -51,7 +55,7 @@ public struct ShareLinks: Sendable {
         public var grantor: String
     }
 
-    /// Reads the token of a link (the part after ``pageURL``); `nil` when it is not genuine or has expired.
+    /// Reads the token of a link (the part after ``pagePath``); `nil` when it is not genuine or has expired.
     public func grant(ofToken token: String, now: Date) -> Grant? {
         guard let claims = try? signer.verify(token, now: now) else { return nil }
         switch claims.resource {

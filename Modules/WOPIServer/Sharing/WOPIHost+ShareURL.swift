@@ -13,7 +13,8 @@ extension WOPIHost {
             throw WOPIHTTPError.notImplemented("X-WOPI-UrlType must be ReadOnly or ReadWrite.")
         }
         try context.require(context.access.isOwner && context.access.canWrite, "sharing (only the owner shares)")
-        return try .json(
-            ShareURLResponse(shareURL: links.url(for: item, type: type, grantor: context.user.id, now: now())))
+        let url = links.url(
+            for: item, type: type, grantor: context.user.id, publicURL: publicBase(for: request), now: now())
+        return try .json(ShareURLResponse(shareURL: url))
     }
 }

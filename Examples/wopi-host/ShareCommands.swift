@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import WOPIServer
+import WOPIStorage
+
+/// `wopi-host share --user OWNER PATH --with GRANTEE [--view]`: shares a file or folder.
+struct ShareCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "share",
+        abstract: "Share a file or folder of --user with another user (edit, or view with --view).",
+        discussion: "A shared folder covers everything below it. Sharing again changes the permission.")
+
+    @OptionGroup var data: DataOptions
+    @Option(name: .long, help: "The owner of the item.") var user: String
+    @Argument(help: "The item's path below the owner's root, e.g. Projects or Projects/Plan.docx.") var path: String
+    @Option(name: .long, help: "The user to share with.") var with: String
+    @Flag(name: .long, help: "Share read-only.") var view = false
+
+    func run() async throws {
+        let stores = try data.open().stores()
+        let item = try await OwnedItem.resolve(path, of: user, in: stores)
+        guard try await stores.users.user(with) != nil else { throw ValidationFailure("No user \(with).") }
+        guard with != user else { throw ValidationFailure("\(user) owns \(path) already.") }
+        let permission: Permission = view ? .view : .edit
+        try await stores.shares.grant(
+            Share(itemID: item.id, granteeID: with, permission: permission, grantedBy: user, grantedAt: Date()))
+        Console.line("\(path) is shared with \(with) (\(permission)).")
+    }
+}
+
+/// `wopi-host unshare --user OWNER PATH --with GRANTEE`: ends a share, at once, for tokens minted before too.
+struct UnshareCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unshare", abstract: "Stop sharing a file or folder of --user with another user.")
+
+    @OptionGroup var data: DataOptions
+    @Option(name: .long, help: "The owner of the item.") var user: String
+    @Argument(help: "The item's path below the owner's root.") var path: String
+    @Option(name: .long, help: "The user to stop sharing with.") var with: String
+
+    func run() async throws {
+        let stores = try data.open().stores()
+        let item = try await OwnedItem.resolve(path, of: user, in: stores)
+        guard try await stores.shares.revoke(itemID: item.id, granteeID: with) else {
+            throw ValidationFailure("\(path) is not shared with \(with).")
+        }
+        Console.line("\(path) is no longer shared with \(with).")
+    }
+}
+
+/// `wopi-host shares --user NAME`: the shares in both directions.
+struct SharesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shares", abstract: "List what --user shares with others, and what others share with them.")
+
+    @OptionGroup var data: DataOptions
+    @Option(name: .long, help: "The user.") var user: String
+
+    func run() async throws {
+        let stores = try data.open().stores()
+        guard try await stores.users.user(user) != nil else { throw ValidationFailure("No user \(user).") }
+        let byUser = try await stores.shares.shares(grantedBy: user)
+        let withUser = try await stores.shares.shares(withGrantee: user)
+        Console.line("Shared by \(user):" + (byUser.isEmpty ? " nothing" : ""))
+        for share in byUser {
+            let path = try await OwnedItem.path(of: share.itemID, in: stores) ?? "(deleted item \(share.itemID))"
+            Console.line("  \(path)  with \(share.granteeID)  \(share.permission)")
+        }
+        Console.line("Shared with \(user):" + (withUser.isEmpty ? " nothing" : ""))
+        for share in withUser {
+            let name = (try? await stores.storage.item(share.itemID).name) ?? "(deleted item \(share.itemID))"
+            Console.line("  \(SharedWithMe.name)/\(name)  by \(share.grantedBy)  \(share.permission)")
+        }
+    }
+}
+
+/// Finding a user's own items by path, and the path of an item.
+enum OwnedItem {
+    /// The item at `path` below `user`'s root (not the root itself).
+    static func resolve(_ path: String, of user: String, in stores: DataDirectory.Stores) async throws -> StorageItem {
+        guard try await stores.users.user(user) != nil else { throw ValidationFailure("No user \(user).") }
+        let root = try await stores.storage.rootContainer(forUser: user)
+        guard !path.split(separator: "/").isEmpty,
+            let item = try? await stores.storage.item(atPath: path, under: root.id)
+        else { throw ValidationFailure("\(user) has no file or folder \(path).") }
+        return item
+    }
+
+    /// The path of an item below its owner's root, or `nil` when it no longer exists.
+    static func path(of id: ItemID, in stores: DataDirectory.Stores) async throws -> String? {
+        guard let item = try? await stores.storage.item(id) else { return nil }
+        let folders = try await stores.storage.ancestors(of: id).dropFirst().map(\.name)
+        return (folders + [item.name]).joined(separator: "/")
+    }
+}
