@@ -302,6 +302,8 @@ let package = Package(
                 "FileSystemStorage",
                 "SQLiteStorage",
                 "SQLiteServerStores",
+                "PostgresStorage",
+                "PostgresServerStores",
                 .target(name: "FUSEMount", condition: .when(platforms: [.linux])),
                 .hummingbird(),
                 .hummingbird("HummingbirdTLS"),
