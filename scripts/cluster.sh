@@ -2,7 +2,7 @@
 # A local cluster of WOPIKit hosts on loopback, as Docs/running-several-hosts.md describes:
 #   PostgreSQL 15 from Debian (initdb in a temporary folder, run as the unprivileged `postgres` user when started as
 #   root), N `wopi-host serve --database …` processes, and nginx in front balancing round-robin with no stickiness.
-# It prints the front URL, then runs until Ctrl-C (or SIGTERM) and stops everything cleanly.
+# It prints the front URL (last, as `listening on URL`, like wopi-host), then runs until Ctrl-C (or SIGTERM) and stops everything cleanly.
 #
 #   scripts/cluster.sh [--hosts N] [--front-port PORT] [--bin DIR]
 #     --hosts       how many wopi-host processes (default 3)
@@ -40,12 +40,20 @@ stop() {
   trap - EXIT INT TERM
   echo "stopping the cluster"
   for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  # Graceful shutdown gets 10 seconds, then the hosts are killed (the database keeps every acknowledged write).
+  for _ in $(seq 1 100); do
+    alive=0
+    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
+    [ "$alive" -eq 0 ] && break
+    sleep 0.1
+  done
+  for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done
   [ -f "$work/nginx.pid" ] && kill -QUIT "$(cat "$work/nginx.pid")" 2>/dev/null || true
   "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$work/pg" -m fast -w stop >/dev/null 2>&1 || true
   rm -rf "$work"
 }
-trap stop EXIT INT TERM
+trap stop EXIT
+trap 'stop; exit 0' INT TERM
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
@@ -110,4 +118,5 @@ nginx -c "$work/nginx.conf" -p "$work"
 echo "database: $database"
 echo "front: $front"
 echo "Ctrl-C stops the cluster."
+echo "listening on $front"
 while :; do sleep 3600 & wait $! || true; done
