@@ -23,9 +23,12 @@ let traits: Set<Trait> = [
         description: "The Hummingbird 2 adapter (WOPIServerHummingbird): mounts the host on a Hummingbird router."),
     .trait(name: "SQLite", description: "The SQLite plugins (SQLiteStorage, SQLiteServerStores), on GRDB."),
     .trait(
+        name: "PostgreSQL",
+        description: "The PostgreSQL plugins (PostgresStorage, PostgresServerStores), on postgres-nio: several hosts."),
+    .trait(
         name: "Examples", description: "The example programs (wopi-host, wopi, the benchmarks), on ArgumentParser.",
-        enabledTraits: ["HummingbirdAdapter", "SQLite"]),
-    .default(enabledTraits: ["HummingbirdAdapter", "SQLite", "Examples"]),
+        enabledTraits: ["HummingbirdAdapter", "SQLite", "PostgreSQL"]),
+    .default(enabledTraits: ["HummingbirdAdapter", "SQLite", "PostgreSQL", "Examples"]),
 ]
 
 extension Target.Dependency {
@@ -36,6 +39,9 @@ extension Target.Dependency {
     /// GRDB, resolved only with the `SQLite` trait.
     static let grdb = Target.Dependency.product(
         name: "GRDB", package: "GRDB.swift", condition: .when(traits: ["SQLite"]))
+    /// PostgresNIO, resolved only with the `PostgreSQL` trait.
+    static let postgresNIO = Target.Dependency.product(
+        name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"]))
     /// ArgumentParser, resolved only with the `Examples` trait.
     static let argumentParser = Target.Dependency.product(
         name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Examples"]))
@@ -58,6 +64,8 @@ let package = Package(
         .library(name: "FileSystemStorage", targets: ["FileSystemStorage"]),
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
         .library(name: "SQLiteServerStores", targets: ["SQLiteServerStores"]),
+        .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
+        .library(name: "PostgresServerStores", targets: ["PostgresServerStores"]),
         .library(name: "FUSEMount", targets: ["FUSEMount"]),
         .executable(name: "wopi-host", targets: ["wopi-host"]),
         .library(name: "WOPIClient", targets: ["WOPIClient"]),
@@ -75,6 +83,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // MARK: Modules
@@ -232,6 +241,30 @@ let package = Package(
             path: "Plugins/SQLiteServerStores",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "PostgresStorage",
+            dependencies: [
+                "WOPIStorage",
+                .postgresNIO,
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Plugins/PostgresStorage",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PostgresServerStores",
+            dependencies: [
+                "PostgresStorage", "WOPIServer", "WOPIAuthorizationServer", "WOPIStorage", "WOPIModels",
+                .postgresNIO,
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Plugins/PostgresServerStores",
+            swiftSettings: swiftSettings
+        ),
         .systemLibrary(
             name: "CFuse3",
             path: "Plugins/CFuse3",
@@ -270,6 +303,8 @@ let package = Package(
                 "FileSystemStorage",
                 "SQLiteStorage",
                 "SQLiteServerStores",
+                "PostgresStorage",
+                "PostgresServerStores",
                 .target(name: "FUSEMount", condition: .when(platforms: [.linux])),
                 .hummingbird(),
                 .hummingbird("HummingbirdTLS"),
@@ -372,6 +407,20 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/SQLiteStorageTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostgresTests",
+            dependencies: [
+                "WOPITestSupport", "PostgresStorage", "PostgresServerStores", "WOPIStorage", "WOPIStorageConformance",
+                "WOPIServerConformance", "WOPIServer", "WOPIAuthorizationServer", "WOPIModels", "wopi-host",
+                .postgresNIO,
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Tests/PostgresTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

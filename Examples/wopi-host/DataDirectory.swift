@@ -2,6 +2,8 @@ import Crypto
 import FileSystemStorage
 import Foundation
 import Logging
+import PostgresServerStores
+import PostgresStorage
 import SQLiteServerStores
 import SQLiteStorage
 import ServiceLifecycle
@@ -22,6 +24,10 @@ import WOPIStorage
 ///                      mentions; OAuth clients, codes and tokens; failed sign-ins
 /// DIR/server.json      the URL of the running `serve`, so `token` can print a usable WOPISrc
 /// ```
+/// With `--database postgres://USER@HOST:PORT/DB` (see `DataDirectory+PostgreSQL.swift`), the files, versions,
+/// locks, users, shares, activities, OAuth records and the two signing keys live in that PostgreSQL database
+/// instead, shared by every host started with the same URL; the folder then keeps only `server.json` and the demo
+/// client's secret.
 /// The folder and every folder in it are 0700, every file 0600, on creation and each time it is opened (see
 /// `DataDirectory+Privacy.swift`).
 struct DataDirectory {
@@ -55,6 +61,8 @@ struct DataDirectory {
 
     let url: URL
     let settings: Settings
+    /// The PostgreSQL database of `--database`, which then holds every store and the signing keys.
+    var database: PostgresPool?
 
     /// Opens `path`, creating it with `storage` (or the default) when new; refuses a different explicit storage.
     init(path: String, storage requested: StorageKind?) throws {
@@ -84,11 +92,19 @@ struct DataDirectory {
 
     /// The key of WOPI access tokens (and, derived from it, of share links), shared by `serve` and the commands.
     func tokenKey() async throws -> SymmetricKey {
-        try await SecretKeyFile.loadOrCreate(at: url.appendingPathComponent("secrets/token.key"))
+        try await signingKey(named: "token")
     }
 
-    /// Opens the stores of this directory.
-    func stores() throws -> Stores {
+    /// The signing key `name`: from the database with `--database` (the same for every host), else from
+    /// `DIR/secrets/NAME.key`.
+    func signingKey(named name: String) async throws -> SymmetricKey {
+        if let database { return try await PostgresKeyStore.loadOrCreate(name, in: database) }
+        return try await SecretKeyFile.loadOrCreate(at: url.appendingPathComponent("secrets/\(name).key"))
+    }
+
+    /// Opens the stores of this directory (or of its `--database`).
+    func stores() async throws -> Stores {
+        if let database { return try await Self.postgresStores(database) }
         switch settings.storage {
         case .sqlite:
             let database = try SQLiteDatabase(path: url.appendingPathComponent("wopi.sqlite").path)
@@ -111,13 +127,13 @@ struct DataDirectory {
     }
 
     /// The OAuth authorization server over `stores`, with a form-signing key kept in
-    /// `DIR/secrets/oauth-form.key` so every `serve` process on this directory accepts the others' sign-in forms.
+    /// `DIR/secrets/oauth-form.key` (or the database) so every `serve` process on this directory (or database)
+    /// accepts the others' sign-in forms.
     func oauthServer(
         stores: Stores, configuration: OAuthAuthorizationServer.Configuration, logger: Logger
     ) async throws -> OAuthAuthorizationServer {
         var configuration = configuration
-        configuration.formKey = try await SecretKeyFile.loadOrCreate(
-            at: url.appendingPathComponent("secrets/oauth-form.key"))
+        configuration.formKey = try await signingKey(named: "oauth-form")
         return OAuthAuthorizationServer(
             store: stores.oauth, users: stores.users, throttle: stores.throttle, configuration: configuration,
             logger: logger)

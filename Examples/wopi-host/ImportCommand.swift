@@ -15,8 +15,8 @@ struct ImportCommand: AsyncParsableCommand {
     var destPath: String?
 
     func run() async throws {
-        let directory = try data.open()
-        let stores = try directory.stores()
+        let directory = try await data.open()
+        let stores = try await directory.stores()
         guard try await stores.users.user(user) != nil else {
             throw ValidationFailure("No user \(user); add one with `wopi-host user add \(user) --password-stdin`.")
         }

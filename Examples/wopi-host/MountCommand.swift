@@ -21,7 +21,7 @@
         @Flag(name: .customLong("ro"), help: "Mount read-only.") var readOnly = false
 
         func run() async throws {
-            let stores = try data.open().stores()
+            let stores = try await data.open().stores()
             guard try await stores.users.user(user) != nil else {
                 throw ValidationFailure("No user \(user); add one with `wopi-host user add \(user) --password-stdin`.")
             }

@@ -66,8 +66,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "wopi-host")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        let directory = try data.open()
-        let stores = try directory.stores()
+        let directory = try await data.open()
+        let stores = try await directory.stores()
         let users = stores.users
         let storage = stores.storage
         if try await users.allUsers().isEmpty {
@@ -144,7 +144,8 @@ struct ServeCommand: AsyncParsableCommand {
             },
             logger: logger)
 
-        let services: [any Service] = [app] + stores.maintenance(logger)
+        // Shut down in reverse order: the HTTP server first, the database pool (in maintenance) last.
+        let services: [any Service] = stores.maintenance(logger) + [app]
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         defer { directory.clearServerURL() }

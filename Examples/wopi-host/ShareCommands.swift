@@ -17,7 +17,7 @@ struct ShareCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Share read-only.") var view = false
 
     func run() async throws {
-        let stores = try data.open().stores()
+        let stores = try await data.open().stores()
         let item = try await OwnedItem.resolve(path, of: user, in: stores)
         guard try await stores.users.user(with) != nil else { throw ValidationFailure("No user \(with).") }
         guard with != user else { throw ValidationFailure("\(user) owns \(path) already.") }
@@ -39,7 +39,7 @@ struct UnshareCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The user to stop sharing with.") var with: String
 
     func run() async throws {
-        let stores = try data.open().stores()
+        let stores = try await data.open().stores()
         let item = try await OwnedItem.resolve(path, of: user, in: stores)
         guard try await stores.shares.revoke(itemID: item.id, granteeID: with) else {
             throw ValidationFailure("\(path) is not shared with \(with).")
@@ -57,7 +57,7 @@ struct SharesCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The user.") var user: String
 
     func run() async throws {
-        let stores = try data.open().stores()
+        let stores = try await data.open().stores()
         guard try await stores.users.user(user) != nil else { throw ValidationFailure("No user \(user).") }
         let byUser = try await stores.shares.shares(grantedBy: user)
         let withUser = try await stores.shares.shares(withGrantee: user)

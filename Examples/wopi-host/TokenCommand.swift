@@ -15,7 +15,8 @@ struct TokenCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The user the token acts for.") var user: String
     @Option(
         name: .long,
-        help: "The file's path below the user's root, e.g. Welcome.docx, or a file shared with them: 'Shared with me/…'.")
+        help:
+            "The file's path below the user's root, e.g. Welcome.docx, or a file shared with them: 'Shared with me/…'.")
     var file: String
     @Flag(name: .long, help: "Mint a view-only token (also the most a view-only share allows).") var view = false
     @Option(name: .long, help: "The token lifetime in seconds.") var ttl: Int = 36_000
@@ -23,8 +24,8 @@ struct TokenCommand: AsyncParsableCommand {
     var publicURL: String?
 
     func run() async throws {
-        let directory = try data.open()
-        let stores = try directory.stores()
+        let directory = try await data.open()
+        let stores = try await directory.stores()
         guard let base = publicURL ?? directory.runningServerURL() else {
             throw ValidationFailure("No running `wopi-host serve` on \(data.data); start it or pass --public-url.")
         }

@@ -27,8 +27,8 @@ struct UserCommand: AsyncParsableCommand {
             guard let password = readLine(strippingNewline: true), !password.isEmpty else {
                 throw ValidationFailure("No password on standard input.")
             }
-            let directory = try data.open()
-            let stores = try directory.stores()
+            let directory = try await data.open()
+            let stores = try await directory.stores()
             let users = stores.users
             var user =
                 try await users.user(name)

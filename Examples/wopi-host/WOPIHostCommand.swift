@@ -24,8 +24,18 @@ struct DataOptions: ParsableArguments {
     )
     var storage: DataDirectory.StorageKind?
 
-    func open() throws -> DataDirectory {
-        try DataDirectory(path: data, storage: storage)
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A PostgreSQL database for every store and the signing keys, shared by every host started with it.",
+            discussion: "postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?pool=N]; --data then keeps only local files.",
+            valueName: "url"))
+    var database: String?
+
+    func open() async throws -> DataDirectory {
+        var directory = try DataDirectory(path: data, storage: storage)
+        if let database { directory.database = try await DataDirectory.openDatabase(url: database) }
+        return directory
     }
 }
 

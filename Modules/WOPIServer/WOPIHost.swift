@@ -133,6 +133,7 @@ public final class WOPIHost: Sendable {
         case .unsupported, .crossContainerMove: .notImplemented(error.message)
         case .tooLarge: WOPIHTTPError(.contentTooLarge, error.message)
         case .busy: WOPIHTTPError(.serviceUnavailable, error.message, headers: [.retryAfter: "1"])
+        case .unavailable: WOPIHTTPError(.serviceUnavailable, error.message, headers: [.retryAfter: "2"])
         default: WOPIHTTPError(.internalServerError, error.message)
         }
     }

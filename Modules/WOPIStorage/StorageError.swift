@@ -7,7 +7,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case notFound, nameConflict, invalidName, notEmpty, versionMismatch, notAFile, notAContainer
-            case unsupported, tooLarge, crossContainerMove, io, corrupt, busy
+            case unsupported, tooLarge, crossContainerMove, io, corrupt, busy, unavailable
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -40,6 +40,9 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         /// bounded wait; nothing was changed, and the same request may succeed later (hosts answer 503 with
         /// `Retry-After`).
         public static let busy = Code(.busy)
+        /// The storage service (a database server) cannot be reached for now; nothing was changed, and the same
+        /// request may succeed when retried in a few seconds. A WOPI host answers it with `503` and `Retry-After`.
+        public static let unavailable = Code(.unavailable)
 
         public var description: String { base.rawValue }
     }

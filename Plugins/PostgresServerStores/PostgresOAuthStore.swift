@@ -1,0 +1,202 @@
+import Foundation
+import Logging
+import PostgresNIO
+import PostgresStorage
+import WOPIAuthorizationServer
+import WOPIServer
+
+/// An ``WOPIServer/OAuthStore`` in a ``PostgresStorage/PostgresPool``: OAuth clients, authorization codes and
+/// tokens shared by every host of a deployment.
+///
+/// Codes and tokens are stored only as hashes (the store receives hashes). Each record is kept as JSON (its
+/// `Codable` form) beside the columns the store queries. A redemption is one transaction that reads the record
+/// `FOR UPDATE`, so a code or refresh token is used at most once even when several hosts race for it: the others
+/// wait for the row and then see it used (a replay, which the server answers by revoking the family). Expired codes
+/// and tokens are deleted when a new one is saved.
+public final class PostgresOAuthStore: OAuthStore {
+    /// The tables of the OAuth store: clients, authorization codes and tokens.
+    public static let schema: PostgresSchema = {
+        var schema = PostgresSchema(name: "oauth")
+        schema.registerMigration(
+            "v1",
+            statements: [
+                "CREATE TABLE oauth_clients (id TEXT PRIMARY KEY, record TEXT NOT NULL)",
+                """
+                CREATE TABLE oauth_codes (
+                  hash TEXT PRIMARY KEY, family_id TEXT NOT NULL, expires_at DOUBLE PRECISION NOT NULL,
+                  record TEXT NOT NULL)
+                """,
+                """
+                CREATE TABLE oauth_tokens (
+                  hash TEXT PRIMARY KEY, family_id TEXT NOT NULL, expires_at DOUBLE PRECISION NOT NULL,
+                  record TEXT NOT NULL)
+                """,
+                "CREATE INDEX oauth_codes_family ON oauth_codes (family_id)",
+                "CREATE INDEX oauth_tokens_family ON oauth_tokens (family_id)",
+            ])
+        return schema
+    }()
+
+    /// The database the records live in.
+    public let database: PostgresPool
+    private let now: @Sendable () -> Date
+
+    private init(database: PostgresPool, now: @escaping @Sendable () -> Date) {
+        self.database = database
+        self.now = now
+    }
+
+    /// Opens the store in `database`, installing its tables.
+    ///
+    /// - Parameter now: the clock used to delete expired records, for tests.
+    public static func open(database: PostgresPool, now: @escaping @Sendable () -> Date = { Date() }) async throws
+        -> PostgresOAuthStore
+    {
+        try await database.install(schema)
+        return PostgresOAuthStore(database: database, now: now)
+    }
+
+    // MARK: Clients
+
+    public func client(_ id: String) async throws -> OAuthClient? {
+        try await database.values(
+            "read the OAuth client \(id)", String.self, "SELECT record FROM oauth_clients WHERE id = \(id)"
+        ).first.map(Self.decode)
+    }
+
+    public func saveClient(_ client: OAuthClient) async throws {
+        let json = try Self.json(client)
+        try await database.execute(
+            "save the OAuth client \(client.id)",
+            """
+            INSERT INTO oauth_clients (id, record) VALUES (\(client.id), \(json))
+            ON CONFLICT (id) DO UPDATE SET record = excluded.record
+            """)
+    }
+
+    public func allClients() async throws -> [OAuthClient] {
+        try await database.values("list the OAuth clients", String.self, "SELECT record FROM oauth_clients ORDER BY id")
+            .map(Self.decode)
+    }
+
+    // MARK: Codes
+
+    public func saveCode(_ code: OAuthCodeRecord) async throws {
+        let json = try Self.json(code)
+        let now = now().timeIntervalSince1970
+        let logger = database.logger
+        try await database.transaction("save an authorization code") { connection in
+            try await connection.query("DELETE FROM oauth_codes WHERE expires_at <= \(now)", logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO oauth_codes (hash, family_id, expires_at, record)
+                VALUES (\(code.hash), \(code.familyID), \(code.expiresAt.timeIntervalSince1970), \(json))
+                ON CONFLICT (hash) DO UPDATE SET family_id = excluded.family_id, expires_at = excluded.expires_at,
+                  record = excluded.record
+                """, logger: logger)
+        }
+    }
+
+    public func redeemCode(_ hash: String) async throws -> OAuthRedemption<OAuthCodeRecord>? {
+        let logger = database.logger
+        return try await database.transaction("redeem an authorization code") { connection in
+            guard
+                var code: OAuthCodeRecord = try await Self.record(
+                    connection, "SELECT record FROM oauth_codes WHERE hash = \(hash) FOR UPDATE", logger: logger)
+            else { return nil }
+            if code.isRedeemed { return .replay(code) }
+            let first = code
+            code.isRedeemed = true
+            try await connection.query(
+                "UPDATE oauth_codes SET record = \(try Self.json(code)) WHERE hash = \(hash)", logger: logger)
+            return .first(first)
+        }
+    }
+
+    // MARK: Tokens
+
+    public func saveToken(_ token: OAuthTokenRecord) async throws {
+        let json = try Self.json(token)
+        let now = now().timeIntervalSince1970
+        let logger = database.logger
+        try await database.transaction("save a token") { connection in
+            try await connection.query("DELETE FROM oauth_tokens WHERE expires_at <= \(now)", logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO oauth_tokens (hash, family_id, expires_at, record)
+                VALUES (\(token.hash), \(token.familyID), \(token.expiresAt.timeIntervalSince1970), \(json))
+                ON CONFLICT (hash) DO UPDATE SET family_id = excluded.family_id, expires_at = excluded.expires_at,
+                  record = excluded.record
+                """, logger: logger)
+        }
+    }
+
+    public func token(_ hash: String) async throws -> OAuthTokenRecord? {
+        try await database.values("read a token", String.self, "SELECT record FROM oauth_tokens WHERE hash = \(hash)")
+            .first.map(Self.decode)
+    }
+
+    public func redeemRefreshToken(_ hash: String) async throws -> OAuthRedemption<OAuthTokenRecord>? {
+        let logger = database.logger
+        return try await database.transaction("redeem a refresh token") { connection in
+            guard
+                var token: OAuthTokenRecord = try await Self.record(
+                    connection, "SELECT record FROM oauth_tokens WHERE hash = \(hash) FOR UPDATE", logger: logger),
+                token.kind == .refresh
+            else { return nil }
+            if token.isUsed { return .replay(token) }
+            let first = token
+            token.isUsed = true
+            try await connection.query(
+                "UPDATE oauth_tokens SET record = \(try Self.json(token)) WHERE hash = \(hash)", logger: logger)
+            return .first(first)
+        }
+    }
+
+    public func revokeToken(_ hash: String) async throws {
+        try await database.execute("revoke a token", "DELETE FROM oauth_tokens WHERE hash = \(hash)")
+    }
+
+    /// Deletes every token of the family and marks its codes redeemed, in one transaction.
+    public func revokeFamily(_ familyID: String) async throws {
+        let logger = database.logger
+        try await database.transaction("revoke a token family") { connection in
+            try await connection.query("DELETE FROM oauth_tokens WHERE family_id = \(familyID)", logger: logger)
+            var codes: [OAuthCodeRecord] = []
+            for try await json in try await connection.query(
+                "SELECT record FROM oauth_codes WHERE family_id = \(familyID) FOR UPDATE", logger: logger
+            ).decode(String.self) {
+                codes.append(try Self.decode(json))
+            }
+            for var code in codes where !code.isRedeemed {
+                code.isRedeemed = true
+                try await connection.query(
+                    "UPDATE oauth_codes SET record = \(try Self.json(code)) WHERE hash = \(code.hash)", logger: logger)
+            }
+        }
+    }
+
+    // MARK: JSON records
+
+    private static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    private static func decode<T: Decodable & SendableMetatype>(_ json: String) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try decoder.decode(T.self, from: Data(json.utf8))
+    }
+
+    private static func record<T: Decodable & SendableMetatype>(
+        _ connection: PostgresConnection, _ query: PostgresQuery, logger: Logger
+    ) async throws -> T? {
+        for try await json in try await connection.query(query, logger: logger).decode(String.self) {
+            return try decode(json)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,61 @@
+import Logging
+import ServiceLifecycle
+
+/// Runs ``PostgresStorage/collectGarbage()`` every ``interval`` while a host serves, so the leftovers of a crash
+/// (abandoned uploads of any host) and versions kept for finished readers do not pile up between restarts.
+///
+/// A swift-service-lifecycle `Service`: add it to the host's `ServiceGroup` beside the HTTP server; it stops on
+/// graceful shutdown. Collecting is safe while other hosts read and write: each host may run one.
+///
+/// ```swift
+/// let group = ServiceGroup(configuration: .init(
+///     services: [app, PostgresGarbageCollector(storage: storage, logger: logger)], logger: logger))
+/// ```
+public struct PostgresGarbageCollector: Service {
+    /// The storage to collect.
+    public let storage: PostgresStorage
+    /// The time between two runs; the first runs one interval after start.
+    public var interval: Duration
+    /// Where each run's report goes (info) and failures (error).
+    public let logger: Logger
+    /// The clock that times the runs; tests pass one they move forward by hand.
+    public var clock: any Clock<Duration>
+
+    /// A collector of `storage`, every `interval` (an hour by default).
+    public init(
+        storage: PostgresStorage, interval: Duration = .seconds(3600), logger: Logger,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.storage = storage
+        self.interval = interval
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// Collects every ``interval`` until the service group shuts down.
+    public func run() async {
+        await cancelWhenGracefulShutdown { await collectPeriodically() }
+    }
+
+    private func collectPeriodically() async {
+        while !Task.isCancelled {
+            do {
+                try await clock.sleep(for: interval)
+            } catch {
+                return  // cancelled: the host is shutting down.
+            }
+            do {
+                let report = try await storage.collectGarbage()
+                logger.info(
+                    "PostgreSQL garbage collection",
+                    metadata: [
+                        "abandonedWrites": "\(report.abandonedWrites)", "retiredVersions": "\(report.retiredVersions)",
+                        "expiredLeases": "\(report.expiredLeases)",
+                    ])
+            } catch {
+                logger.error(
+                    "PostgreSQL garbage collection failed; it runs again later", metadata: ["error": "\(error)"])
+            }
+        }
+    }
+}

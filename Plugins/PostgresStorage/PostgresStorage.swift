@@ -1,0 +1,196 @@
+import Foundation
+import Logging
+import PostgresNIO
+import WOPIStorage
+
+/// A ``WOPIStorage/StorageBackend`` in a PostgreSQL database, shared by every host process of a deployment.
+///
+/// It follows ``PostgresPool``'s pool and the shape of `SQLiteStorage`:
+///
+/// **Content** is stored in fixed-size chunk rows (``Configuration/chunkSize``, 256 KiB by default), written one
+/// statement per chunk as the body streams in and read back one chunk per statement, so memory stays flat in file
+/// size. The SHA-256 is computed while the body streams in.
+///
+/// **Writes are atomic.** A write streams into a new `writing` version, then one transaction marks it complete
+/// and switches the file to it (the file's row locked, so a conditional write compares and switches atomically).
+/// A failure, or the host's death, at any point leaves the previous version whole; the chunks of an abandoned
+/// write are deleted by ``collectGarbage()`` once it has stored nothing for
+/// ``Configuration/abandonedWriteTimeout``.
+///
+/// **Readers keep their version, across hosts.** Opening a file takes a *lease* on its current version (a row in
+/// `version_leases`) in the transaction that reads the file's row `FOR SHARE`, so a concurrent switch on any host
+/// waits for the lease to exist and then keeps the old version. A version that stops being current is deleted at
+/// once only when no unexpired lease holds it; otherwise the last reader's release (or a later
+/// ``collectGarbage()``) deletes it.
+///
+/// **Names** are stored in Unicode NFC and compared byte for byte; a unique index decides name races between
+/// hosts. Moves take a transaction-scoped advisory lock, so two concurrent moves can never build a cycle.
+///
+/// **A lost database** makes operations fail with ``WOPIStorage/StorageError/Code/unavailable``; nothing
+/// acknowledged is lost, and the next operation after the server returns succeeds.
+public final class PostgresStorage: StorageBackend {
+    /// The database this storage lives in.
+    public let database: PostgresPool
+    let configuration: Configuration
+    var logger: Logger { database.logger }
+
+    /// The advisory lock that serialises moves (cycle checks) across hosts.
+    static let moveLockKey: Int64 = 0x574F_5049_4D4F_5645  // "WOPIMOVE"
+
+    private init(database: PostgresPool, configuration: Configuration) {
+        self.database = database
+        self.configuration = configuration
+    }
+
+    /// Opens the storage in `database`, installing or upgrading its tables (once, even when several hosts start
+    /// together).
+    public static func open(database: PostgresPool, configuration: Configuration = Configuration()) async throws
+        -> PostgresStorage
+    {
+        try await database.install(schema)
+        return PostgresStorage(database: database, configuration: configuration)
+    }
+
+    /// Runs `body` in one transaction with the SQL helpers.
+    func transaction<T: Sendable>(
+        _ action: @autoclosure () -> String, _ body: @escaping @Sendable (PostgresStorageSQL) async throws -> T
+    ) async throws -> T {
+        let logger = logger
+        return try await database.transaction(action()) { connection in
+            try await body(PostgresStorageSQL(connection: connection, logger: logger))
+        }
+    }
+
+    public func rootContainer(forUser user: String) async throws -> ContainerMetadata {
+        let now = configuration.timestamp
+        return try await transaction("find the root container of user \(user)") { sql in
+            if let root = try await sql.root(of: user) { return root }
+            try await sql.execute(
+                """
+                INSERT INTO items (id, parent_id, owner_id, kind, name, created_at, modified_at)
+                VALUES (\(ItemID.random().rawValue), NULL, \(user), 'container', \(user), \(now), \(now))
+                ON CONFLICT DO NOTHING
+                """)
+            guard let root = try await sql.root(of: user) else {
+                throw StorageError(.io, "The root container of user \(user) could not be created; retry.")
+            }
+            return root
+        }
+    }
+
+    public func item(_ id: ItemID) async throws -> StorageItem {
+        let logger = logger
+        return try await database.withConnection("read item \(id)") { connection in
+            try await PostgresStorageSQL(connection: connection, logger: logger).requireItem(id)
+        }
+    }
+
+    public func children(of container: ItemID) async throws -> [StorageItem] {
+        try await transaction("list container \(container)") { sql in
+            _ = try await sql.requireContainer(container)
+            return try await sql.children(of: container)
+        }
+    }
+
+    public func createContainer(named name: String, in parent: ItemID) async throws -> ContainerMetadata {
+        let name = try Self.normalised(name)
+        let now = configuration.timestamp
+        return try await transaction("create container \"\(name)\" in \(parent)") { sql in
+            let parentContainer = try await sql.requireContainer(parent, lock: "UPDATE")
+            try await Self.ensureFree(sql, name, in: parent)
+            let id = ItemID.random()
+            try await sql.execute(
+                """
+                INSERT INTO items (id, parent_id, owner_id, kind, name, created_at, modified_at)
+                VALUES (\(id.rawValue), \(parent.rawValue), \(parentContainer.ownerID), 'container', \(name), \(now),
+                        \(now))
+                """)
+            try await sql.touch(parent, at: now)
+            return try await sql.requireContainer(id)
+        }
+    }
+
+    public func rename(_ id: ItemID, to newName: String) async throws -> StorageItem {
+        let current = try await item(id)
+        guard let parent = current.parentID else {
+            throw StorageError(.unsupported, "A root container cannot be renamed.")
+        }
+        return try await move(id, to: parent, newName: newName, replacing: false)
+    }
+
+    public func move(_ id: ItemID, to newParent: ItemID, newName: String?, replacing: Bool) async throws
+        -> StorageItem
+    {
+        let requestedName = try newName.map(Self.normalised)
+        let now = configuration.timestamp
+        return try await transaction("move item \(id) to \(newParent)") { sql in
+            try await sql.execute("SELECT pg_advisory_xact_lock(\(Self.moveLockKey))")
+            let moving = try await sql.requireItem(id, lock: "UPDATE")
+            guard let oldParent = moving.parentID else {
+                throw StorageError(.unsupported, "A root container cannot be moved.")
+            }
+            let target = try await sql.requireContainer(newParent, lock: "UPDATE")
+            let name = requestedName ?? moving.name
+            if case .container = moving, try await sql.isAncestor(id, of: newParent) {
+                throw StorageError(.invalidName, "A container cannot be moved into itself or its descendants.")
+            }
+            if let existing = try await sql.child(named: name, in: newParent), existing.id != id {
+                guard replacing, case .file(let replaced) = existing, case .file = moving else {
+                    throw StorageError(
+                        .nameConflict, "An item named \"\(name)\" already exists in the target container.",
+                        conflictingItem: existing.id)
+                }
+                try await sql.execute("DELETE FROM items WHERE id = \(replaced.id.rawValue)")
+                try await sql.discardRetired(PostgresStorageSQL.versionID(replaced.version), now: now)
+            }
+            try await sql.execute(
+                "UPDATE items SET parent_id = \(newParent.rawValue), name = \(name) WHERE id = \(id.rawValue)")
+            if target.ownerID != moving.ownerID {
+                try await sql.execute(
+                    """
+                    WITH RECURSIVE subtree(id) AS (
+                      SELECT \(id.rawValue)::text
+                      UNION SELECT items.id FROM items JOIN subtree ON items.parent_id = subtree.id)
+                    UPDATE items SET owner_id = \(target.ownerID) WHERE id IN (SELECT id FROM subtree)
+                    """)
+            }
+            try await sql.touch(oldParent, at: now)
+            try await sql.touch(newParent, at: now)
+            return try await sql.requireItem(id)
+        }
+    }
+
+    public func delete(_ id: ItemID) async throws {
+        let now = configuration.timestamp
+        try await transaction("delete item \(id)") { sql in
+            let current = try await sql.requireItem(id, lock: "UPDATE")
+            guard let parent = current.parentID else {
+                throw StorageError(.unsupported, "A root container cannot be deleted.")
+            }
+            if case .container = current, try await !sql.children(of: id).isEmpty {
+                throw StorageError(.notEmpty, "Container \(id) is not empty; delete its children first.")
+            }
+            try await sql.execute("DELETE FROM items WHERE id = \(id.rawValue)")
+            if case .file(let file) = current {
+                try await sql.discardRetired(PostgresStorageSQL.versionID(file.version), now: now)
+            }
+            try await sql.touch(parent, at: now)
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Validates `name` and returns its NFC form, the form names are stored and compared in.
+    static func normalised(_ name: String) throws -> String {
+        try StorageName.validate(name).precomposedStringWithCanonicalMapping
+    }
+
+    /// Throws ``WOPIStorage/StorageError/Code/nameConflict`` when `parent` has a child named `name`.
+    static func ensureFree(_ sql: PostgresStorageSQL, _ name: String, in parent: ItemID) async throws {
+        if let existing = try await sql.child(named: name, in: parent) {
+            throw StorageError(
+                .nameConflict, "An item named \"\(name)\" already exists in this container.",
+                conflictingItem: existing.id)
+        }
+    }
+}
