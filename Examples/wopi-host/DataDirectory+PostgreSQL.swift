@@ -2,6 +2,7 @@ import Logging
 import PostgresServerStores
 import PostgresStorage
 import ServiceLifecycle
+import WOPIStorage
 
 extension DataDirectory {
     /// Opens the pool of `--database`, failing with what to fix when the URL is wrong or the server unreachable.
@@ -33,6 +34,6 @@ extension DataDirectory {
             activities: try await PostgresActivityLog.open(database: database),
             oauth: try await PostgresOAuthStore.open(database: database),
             throttle: try await PostgresSignInThrottleStore.open(database: database),
-            maintenance: { logger in [PostgresGarbageCollector(storage: storage, logger: logger), database] })
+            maintenance: { logger in [StorageGarbageCollector(storage: storage, logger: logger), database] })
     }
 }

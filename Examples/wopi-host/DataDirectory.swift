@@ -114,7 +114,7 @@ struct DataDirectory {
                 users: try SQLiteUserDirectory(database: database), shares: try SQLiteShareStore(database: database),
                 activities: try SQLiteActivityLog(database: database), oauth: try SQLiteOAuthStore(database: database),
                 throttle: try SQLiteSignInThrottleStore(database: database),
-                maintenance: { logger in [SQLiteGarbageCollector(storage: storage, logger: logger)] })
+                maintenance: { logger in [StorageGarbageCollector(storage: storage, logger: logger)] })
         case .fs:
             return Stores(
                 storage: try FileSystemStorage(root: url.appendingPathComponent("files")), locks: InMemoryLockStore(),

@@ -2,21 +2,11 @@ import Foundation
 import PostgresNIO
 import WOPIStorage
 
-extension PostgresStorage {
-    /// What one garbage collection removed.
-    public struct GarbageReport: Sendable, Hashable {
-        /// Unfinished versions whose write was abandoned (its host died or it stalled too long).
-        public var abandonedWrites: Int
-        /// Replaced or deleted versions that were kept for readers whose leases are now gone.
-        public var retiredVersions: Int
-        /// Expired reader leases.
-        public var expiredLeases: Int
-    }
-
+extension PostgresStorage: GarbageCollectingStorage {
     /// Deletes expired reader leases, abandoned unfinished writes and no longer needed old versions.
     ///
     /// Safe while other hosts read and write: it never touches a write that is still making progress or a
-    /// version an unexpired lease holds. ``PostgresGarbageCollector`` runs it periodically in a host.
+    /// version an unexpired lease holds. `StorageGarbageCollector` runs it periodically in a host.
     @discardableResult
     public func collectGarbage() async throws -> GarbageReport {
         let now = configuration.timestamp

@@ -2,17 +2,7 @@ import Foundation
 import GRDB
 import WOPIStorage
 
-extension SQLiteStorage {
-    /// What one garbage collection removed.
-    public struct GarbageReport: Sendable, Hashable {
-        /// Unfinished versions whose write was abandoned (its process died or it stalled too long).
-        public var abandonedWrites: Int
-        /// Replaced or deleted versions that were kept for readers whose leases are now gone.
-        public var retiredVersions: Int
-        /// Expired reader leases.
-        public var expiredLeases: Int
-    }
-
+extension SQLiteStorage: GarbageCollectingStorage {
     /// Deletes expired reader leases, abandoned unfinished writes and no longer needed old versions.
     ///
     /// It runs when the storage opens; a long-running host may also call it now and then (hourly is plenty).

@@ -24,7 +24,7 @@ struct SQLiteGarbageCollectorTests {
         var logger = Logger(label: "test")
         logger.logLevel = .critical
         let interval = configuration.readLeaseDuration + 60
-        let collector = SQLiteGarbageCollector(
+        let collector = StorageGarbageCollector(
             storage: storage, interval: .seconds(interval), logger: logger, clock: clock)
         let running = Task { await collector.run() }
         await clock.waitForSleepers(1)

@@ -1,19 +1,19 @@
 import Logging
 import ServiceLifecycle
 
-/// Runs ``SQLiteStorage/collectGarbage()`` every ``interval`` while a host serves, so the leftovers of a crash
-/// (abandoned uploads) and versions kept for finished readers do not pile up between restarts.
+/// Runs ``GarbageCollectingStorage/collectGarbage()`` every ``interval`` while a host serves, so the leftovers of a
+/// crash (abandoned uploads) and versions kept for finished readers do not pile up between restarts.
 ///
 /// A swift-service-lifecycle `Service`: add it to the host's `ServiceGroup` beside the HTTP server; it stops on
-/// graceful shutdown. Collecting is safe while other processes read and write the same file.
+/// graceful shutdown. Collecting is safe while other processes (or hosts) read and write the same storage.
 ///
 /// ```swift
 /// let group = ServiceGroup(configuration: .init(
-///     services: [app, SQLiteGarbageCollector(storage: storage, logger: logger)], logger: logger))
+///     services: [app, StorageGarbageCollector(storage: sqliteStorage, logger: logger)], logger: logger))
 /// ```
-public struct SQLiteGarbageCollector: Service {
+public struct StorageGarbageCollector: Service {
     /// The storage to collect.
-    public let storage: SQLiteStorage
+    public let storage: any GarbageCollectingStorage
     /// The time between two runs; the first runs one interval after start.
     public var interval: Duration
     /// Where each run's report goes (info) and failures (error).
@@ -23,7 +23,7 @@ public struct SQLiteGarbageCollector: Service {
 
     /// A collector of `storage`, every `interval` (an hour by default).
     public init(
-        storage: SQLiteStorage, interval: Duration = .seconds(3600), logger: Logger,
+        storage: any GarbageCollectingStorage, interval: Duration = .seconds(3600), logger: Logger,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.storage = storage
@@ -47,13 +47,15 @@ public struct SQLiteGarbageCollector: Service {
             do {
                 let report = try await storage.collectGarbage()
                 logger.info(
-                    "SQLite garbage collection",
+                    "Storage garbage collection",
                     metadata: [
-                        "abandonedWrites": "\(report.abandonedWrites)", "retiredVersions": "\(report.retiredVersions)",
-                        "expiredLeases": "\(report.expiredLeases)",
+                        "storage": "\(type(of: storage))", "abandonedWrites": "\(report.abandonedWrites)",
+                        "retiredVersions": "\(report.retiredVersions)", "expiredLeases": "\(report.expiredLeases)",
                     ])
             } catch {
-                logger.error("SQLite garbage collection failed; it runs again later", metadata: ["error": "\(error)"])
+                logger.error(
+                    "Storage garbage collection failed; it runs again later",
+                    metadata: ["storage": "\(type(of: storage))", "error": "\(error)"])
             }
         }
     }
