@@ -3,21 +3,27 @@ import SQLiteStorage
 import Testing
 import WOPITestSupport
 
-/// SIGKILL of `wopi-host user add` and `wopi-host client add` at random moments of their run (issue 16 item 4):
-/// after every kill the stores reopen, and every user and client whose command finished is still there.
+/// SIGKILL of `wopi-host user add`, `wopi-host client add` and `wopi-host share` at random moments of their run
+/// (issue 16 item 4): after every kill the stores reopen, and every user, client and share whose command finished
+/// is still there.
 @Suite(.serialized) struct StoreKillTests {
     static let seed: UInt64 = 0x5107_E5
     static let rounds = 12
 
-    @Test("SIGKILL in the middle of user and client writes: the stores reopen consistent", arguments: ["fs", "sqlite"])
-    func sigkillDuringUserAndClientWrites(_ storage: String) async throws {
+    @Test(
+        "SIGKILL in the middle of user, client and share writes: the stores reopen consistent",
+        arguments: ["fs", "sqlite"])
+    func sigkillDuringUserClientAndShareWrites(_ storage: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let data = ["--data", directory.url.path]
         _ = try await HostProcess.run(
             ["user", "add", "first", "--password-stdin", "--storage", storage] + data, input: "first password\n")
-        var users = ["first"]
+        _ = try await HostProcess.run(
+            ["user", "add", "friend", "--password-stdin"] + data, input: "friend password\n")
+        var users = ["first", "friend"]
         var clients: [String] = []
+        var shares: [String] = []
         var random = SeededGenerator(seed: Self.seed)
         var killed = 0
         for round in 0..<Self.rounds {
@@ -27,6 +33,20 @@ import WOPITestSupport
                 after: .milliseconds(Int.random(in: 20...600, using: &random)))
             {
                 users.append(user)
+            } else {
+                killed += 1
+            }
+            // A file of its own per round (imported whole first), shared while the share command may be killed.
+            let file = "Shared-\(round).txt"
+            let local = directory.url.appendingPathComponent(file)
+            try Data(file.utf8).write(to: local)
+            _ = try await HostProcess.run(["import", "--user", "first", local.path, file] + data)
+            if try await Self.runAndKill(
+                ["share", "--user", "first", file, "--with", "friend"] + (round.isMultiple(of: 2) ? ["--view"] : [])
+                    + data,
+                input: nil, after: .milliseconds(Int.random(in: 20...1_200, using: &random)))
+            {
+                shares.append("Shared with me/\(file)  by first  \(round.isMultiple(of: 2) ? "view" : "edit")")
             } else {
                 killed += 1
             }
@@ -47,8 +67,14 @@ import WOPITestSupport
             for client in clients {
                 #expect(listedClients.contains(client), "round \(round): client \(client) is kept")
             }
+            let listedShares = try await HostProcess.run(["shares", "--user", "friend"] + data)
+            for share in shares {
+                #expect(listedShares.contains(share), "round \(round): the share \(share) is kept")
+            }
         }
-        print("store kills (\(storage)): \(killed) of \(2 * Self.rounds) commands killed before they finished")
+        print(
+            "store kills (\(storage)): \(killed) of \(3 * Self.rounds) commands killed before they finished; \(shares.count) shares finished"
+        )
         #expect(killed > 0, "some commands were killed while running")
         if storage == "sqlite" {
             let database = try SQLiteDatabase(path: directory.url.appendingPathComponent("wopi.sqlite").path)
