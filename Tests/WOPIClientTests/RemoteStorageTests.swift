@@ -136,7 +136,7 @@ struct RemoteStorageTests {
 
     @Test(
         "a write waits out another RemoteStorage's write lock, retrying on the storage's clock, and gives up after 10 s",
-        .timeLimit(.minutes(2)))
+        .timeLimit(.minutes(5)))
     func writeLockRetries() async throws {
         let clock = TestClock()
         try await withStorage(clock: clock) { storage, client in

@@ -60,7 +60,7 @@ public struct ChromeDriver: Sendable {
                             ],
                         ],
                         "goog:loggingPrefs": ["browser": "ALL"],
-                        "timeouts": ["pageLoad": 15_000, "implicit": 0],
+                        "timeouts": ["pageLoad": 60_000, "implicit": 0],
                     ]
                 ]
             ])
