@@ -51,13 +51,16 @@ def free_port():
         return s.getsockname()[1]
 
 
-def cpu_seconds(pids):
-    """utime + stime of processes, in seconds, from /proc/PID/stat."""
+def cpu_seconds(pids, with_children=False):
+    """utime + stime of processes, in seconds, from /proc/PID/stat; with_children adds the CPU of their children
+    that have exited (cutime + cstime)."""
     total = 0
     for pid in pids:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
         total += int(fields[11]) + int(fields[12])
+        if with_children:
+            total += int(fields[13]) + int(fields[14])
     return total / os.sysconf("SC_CLK_TCK")
 
 
@@ -156,9 +159,9 @@ http {{
 class Endpoint:
     """What wrk drives: a URL, and the processes whose CPU the requests cost."""
 
-    def __init__(self, name, url, pids, database_pids=None):
+    def __init__(self, name, url, pids, database_cpu=None):
         self.name, self.url, self._pids = name, url, pids
-        self.database_pids = database_pids  # a function: PostgreSQL's processes, counted apart
+        self.database_cpu = database_cpu  # a function: the CPU seconds PostgreSQL has used so far
 
     def pids(self):
         return self._pids
@@ -258,11 +261,24 @@ class Cluster(Server, Scenarios):
         self.postmaster_pid_file = os.path.join(os.path.dirname(data), "pg", "postmaster.pid")
         return self.url
 
-    def database_pids(self):
-        """The PostgreSQL server and its backends (one per pooled connection of each host)."""
+    def prepare(self, children_count):
+        prepared = super().prepare(children_count)
+        # Settle what the set-up wrote, so that autovacuum does not run it down during the first scenarios.
+        run([os.path.join(PG_BIN, "psql"), self.database, "-qc", "VACUUM ANALYZE"])
+        return prepared
+
+    def database_cpu(self):
+        """CPU seconds of the PostgreSQL server so far: the postmaster with its exited children (autovacuum
+        workers come and go), and its live children (a backend per pooled connection of each host)."""
         with open(self.postmaster_pid_file) as f:
             postmaster = int(f.readline())
-        return [postmaster] + children(postmaster)
+        total = cpu_seconds([postmaster], with_children=True)
+        for child in children(postmaster):
+            try:
+                total += cpu_seconds([child])
+            except OSError:
+                pass  # exited since: its time is in the postmaster's cutime once reaped
+        return total
 
 
 def wrk(server, paths, ops, seconds, workdir):
@@ -273,14 +289,14 @@ def wrk(server, paths, ops, seconds, workdir):
     env = dict(os.environ, WOPI_PATHS=paths_file, WOPI_OPS=ops)
     script = os.path.join(ROOT, "Benchmarks", "wrk", "wopi.lua")
     pids = server.pids()
-    database_pids = server.database_pids() if getattr(server, "database_pids", None) else []
-    before, database_before = cpu_seconds(pids), cpu_seconds(database_pids)
+    database_cpu = getattr(server, "database_cpu", None) or (lambda: 0)
+    before, database_before = cpu_seconds(pids), database_cpu()
     completed = subprocess.run(["wrk", "-t", str(CONNECTIONS), "-c", str(CONNECTIONS), "-d", f"{seconds}s",
                                 "--latency", "--timeout", "30s", "-s", script, server.url], env=env, text=True,
                                capture_output=True)
     out = completed.stdout + completed.stderr
     cpu = cpu_seconds(pids) - before
-    database_cpu = cpu_seconds(database_pids) - database_before
+    database_used = database_cpu() - database_before
     requests = int(re.search(r"(\d+) requests in", out).group(1))
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = re.search(r"Socket errors: (.*)", out)
@@ -290,7 +306,7 @@ def wrk(server, paths, ops, seconds, workdir):
     value, unit = re.search(r"\s99%\s+([\d.]+)(us|ms|s)\b", out).groups()
     p99 = float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
     return {"rps": rate, "p99": p99, "cpu_us": cpu * 1e6 / requests, "requests": requests,
-            "database_cpu_us": database_cpu * 1e6 / requests if database_pids else None}
+            "database_cpu_us": database_used * 1e6 / requests if getattr(server, "database_cpu", None) else None}
 
 
 def dd(source, target):
@@ -381,10 +397,10 @@ def main():
         cluster.wait_listening()
         _, postgres_paths = cluster.prepare(children_count)
         postgres = {"wopi-host postgres": Endpoint("wopi-host postgres (host 1)", cluster.hosts[0].url,
-                                                   cluster.hosts[0].pids(), cluster.database_pids),
+                                                   cluster.hosts[0].pids(), cluster.database_cpu),
                     f"wopi-host postgres ×{CLUSTER_HOSTS}": Endpoint(
                         f"wopi-host postgres ({CLUSTER_HOSTS} hosts through nginx)", cluster.url,
-                        [pid for host in cluster.hosts for pid in host.pids()], cluster.database_pids)}
+                        [pid for host in cluster.hosts for pid in host.pids()], cluster.database_cpu)}
         with open(os.path.join(www, "checkfileinfo.json"), "wb") as f:
             f.write(info)
         hello = Server("hello-world", [os.path.join(bin_dir, "wopikit-hello"), "--body-size", str(len(info))])
