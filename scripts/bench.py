@@ -156,6 +156,12 @@ http {{
         return [self.process.pid] + children(self.process.pid)
 
 
+def request_path(url):
+    """The path and query of `url`: what wrk requests."""
+    parts = urllib.parse.urlsplit(url)
+    return parts.path + "?" + parts.query
+
+
 class Endpoint:
     """What wrk drives: a URL, and the processes whose CPU the requests cost."""
 
@@ -195,10 +201,7 @@ class Scenarios:
         info = self.request("GET", file_url)
         ancestry = json.loads(self.request("GET", f"{src}/ancestry?access_token={token}"))
         root_url = ancestry["AncestorsWithRootFirst"][0]["Url"]
-        lock_files = [
-            json.loads(self.request("POST", root_url, {"X-WOPI-Override": "CREATE_CHILD_FILE",
-                                                       "X-WOPI-SuggestedTarget": f"lock-{i}.txt"}))["Url"]
-            for i in range(LOCK_FILES)]
+        self.root_url = root_url
         folder = json.loads(self.request("POST", root_url, {"X-WOPI-Override": "CREATE_CHILD_CONTAINER",
                                                             "X-WOPI-SuggestedTarget": "Bench"}))
         folder_url = folder["ContainerPointer"]["Url"]
@@ -217,13 +220,19 @@ class Scenarios:
         listing = json.loads(self.request("GET", children_url))
         if len(listing["ChildFiles"]) != children_count:
             raise BenchFailure(f"EnumerateChildren listed {len(listing['ChildFiles'])} of {children_count} files")
-        path = lambda url: urllib.parse.urlsplit(url).path + "?" + urllib.parse.urlsplit(url).query
         return info, {
-            "CheckFileInfo": ([path(file_url)], ""),
-            "GetLock": ([path(u) for u in lock_files], "GET_LOCK"),
-            "Lock→Refresh→Unlock": ([path(u) for u in lock_files], "LOCK,REFRESH_LOCK,UNLOCK"),
-            f"EnumerateChildren ({children_count})": ([path(children_url)], ""),
+            "CheckFileInfo": ([request_path(file_url)], ""),
+            **self.lock_scenarios("lock"),
+            f"EnumerateChildren ({children_count})": ([request_path(children_url)], ""),
         }
+
+    def lock_scenarios(self, prefix):
+        """GetLock and the Lock cycle on LOCK_FILES new files named PREFIX-N.txt, one per connection."""
+        urls = [json.loads(self.request("POST", self.root_url, {"X-WOPI-Override": "CREATE_CHILD_FILE",
+                                                                "X-WOPI-SuggestedTarget": f"{prefix}-{i}.txt"}))["Url"]
+                for i in range(LOCK_FILES)]
+        paths = [request_path(u) for u in urls]
+        return {"GetLock": (paths, "GET_LOCK"), "Lock→Refresh→Unlock": (paths, "LOCK,REFRESH_LOCK,UNLOCK")}
 
 
 class Host(Server, Scenarios):
@@ -262,7 +271,11 @@ class Cluster(Server, Scenarios):
         return self.url
 
     def prepare(self, children_count):
+        """As Scenarios.prepare, plus `front`: the same scenarios with lock files of their own for the runs through
+        nginx. A Lock cycle cut off at the end of the direct run may still commit its last request after the next
+        run has begun, so the two never share a file."""
         prepared = super().prepare(children_count)
+        self.front = dict(prepared[1], **self.lock_scenarios("front-lock"))
         # Settle what the set-up wrote, so that autovacuum does not run it down during the first scenarios.
         run([os.path.join(PG_BIN, "psql"), self.database, "-qc", "VACUUM ANALYZE"])
         return prepared
@@ -418,7 +431,8 @@ def main():
                 results[(scenario, f"wopi-host {storage}")] = wrk(host, *paths[scenario], seconds, workdir)
                 print(f"{scenario:28} {storage:7} {results[(scenario, f'wopi-host {storage}')]}", flush=True)
             for name, endpoint in postgres.items():
-                results[(scenario, name)] = wrk(endpoint, *postgres_paths[scenario], seconds, workdir)
+                paths = cluster.front[scenario] if endpoint.url == cluster.url else postgres_paths[scenario]
+                results[(scenario, name)] = wrk(endpoint, *paths, seconds, workdir)
                 print(f"{scenario:28} {name[10:]:7} {results[(scenario, name)]}", flush=True)
         loads.append(load_average())
         for host, _ in hosts.values():
