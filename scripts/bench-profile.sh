@@ -24,6 +24,7 @@ stop() {
 trap stop EXIT
 ROOT="$root" python3 - "$bin" "$storage" "$work" <<'PY'
 import json, os, sys
+sys.dont_write_bytecode = True  # no scripts/__pycache__ in the clone
 sys.path.insert(0, os.path.join(os.environ["ROOT"], "scripts"))
 import bench
 bin_dir, storage, work = sys.argv[1:4]
