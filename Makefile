@@ -28,16 +28,17 @@ test: test-deps lint
 	$(MAKE) bench-smoke
 	$(MAKE) fuzz-smoke
 
-## make bench: the benchmark suite on the release build (Docs/benchmarks.md); prints the table and prepends
-## it to Docs/benchmarks.md. About 10 minutes after the build.
+## make bench: the benchmark suite on the release build (Docs/benchmarks.md): SQLite, fs and a 3-host PostgreSQL
+## cluster (scripts/cluster.sh) side by side; prints the table and prepends it to Docs/benchmarks.md. About 15
+## minutes after the build.
 bench: test-deps
 	$(SWIFT) build -c release --product wopi-host
 	$(SWIFT) build -c release --product wopikit-bench
 	$(SWIFT) build -c release --product wopikit-hello
 	scripts/bench.py --bin $$($(SWIFT) build -c release --show-bin-path)
 
-## make bench-smoke: every scenario of the suite for a second, on the debug build `make test` made: checks
-## that the suite works, not its figures.
+## make bench-smoke: every scenario of the suite for a second, on the debug build `make test` made, PostgreSQL
+## included (fails when PostgreSQL 15 is missing): checks that the suite works, not its figures.
 bench-smoke:
 	scripts/bench.py --smoke --bin $$($(SWIFT) build --show-bin-path)
 

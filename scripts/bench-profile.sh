@@ -2,7 +2,8 @@
 # scripts/bench-profile.sh [STORAGE] [SECONDS] [OPS]: a CPU profile of `wopi-host serve` under wrk load
 # (CheckFileInfo by default; OPS as in Benchmarks/wrk/wopi.lua, e.g. GET_LOCK), with Linux perf sampling
 # cpu-clock (a software event, so it works in VMs without hardware counters). Prints the hottest symbols by
-# self time and by inclusive time. Uses the release build unless BIN is set.
+# self time and by inclusive time. Uses the release build unless BIN is set. STORAGE is sqlite, fs or postgres
+# (one host of scripts/cluster.sh on its PostgreSQL, loaded directly; the database's own CPU is not sampled).
 set -euo pipefail
 storage="${1:-sqlite}"
 seconds="${2:-10}"
@@ -10,23 +11,40 @@ ops="${3:-}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bin="${BIN:-$(cd "$root" && swift build -c release --show-bin-path)}"
 work="$(mktemp -d)"
-trap 'kill "$(cat "$work/pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
+chmod 755 "$work"  # PostgreSQL (postgres) runs in a folder below it
+stop() {
+  local server
+  server="$(cat "$work/pid" 2>/dev/null)" || true
+  if [ -n "$server" ] && kill "$server" 2>/dev/null; then
+    # The cluster stops its hosts, nginx and PostgreSQL in its folder inside $work: wait for it.
+    for _ in $(seq 1 300); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
+  fi
+  rm -rf "$work"
+}
+trap stop EXIT
 ROOT="$root" python3 - "$bin" "$storage" "$work" <<'PY'
 import json, os, sys
+sys.dont_write_bytecode = True  # no scripts/__pycache__ in the clone
 sys.path.insert(0, os.path.join(os.environ["ROOT"], "scripts"))
 import bench
 bin_dir, storage, work = sys.argv[1:4]
-host = bench.Host(bin_dir, storage, work)
-host.wait_listening()
+if storage == "postgres":
+    host = bench.Cluster(bin_dir, work, 1)
+    host.wait_listening()
+    target = host.hosts[0]
+else:
+    host = bench.Host(bin_dir, storage, work)
+    target = bench.Endpoint(host.name, host.wait_listening(), host.pids())
 _, scenarios = host.prepare(10)
-open(os.path.join(work, "pid"), "w").write(str(host.process.pid))
-open(os.path.join(work, "url"), "w").write(host.url)
+open(os.path.join(work, "pid"), "w").write(str(host.process.pid))  # what the EXIT trap stops
+open(os.path.join(work, "profiled"), "w").write(str(target.pids()[0]))
+open(os.path.join(work, "url"), "w").write(target.url)
 for name, (paths, ops) in scenarios.items():
     key = "lockfiles" if ops else name.split(" ")[0]
     open(os.path.join(work, key + ".txt"), "w").write("\n".join(paths) + "\n")
 host.process = None  # keep serving after this script exits
 PY
-pid="$(cat "$work/pid")"
+pid="$(cat "$work/profiled")"
 paths="$work/CheckFileInfo.txt"
 [ -n "$ops" ] && paths="$work/lockfiles.txt"
 perf record -e cpu-clock -F 2000 -g -p "$pid" -o "$work/perf.data" -- sleep "$seconds" >/dev/null 2>&1 &

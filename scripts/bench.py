@@ -2,8 +2,10 @@
 """The benchmark suite of WOPIKit (`make bench`, `make bench-smoke`); see Docs/benchmarks.md.
 
 Side by side, in one run on 127.0.0.1: the Hummingbird hello-world ceiling (`wopikit-hello`), Debian's nginx
-serving the same bodies, and `wopi-host serve` on SQLite and on the file system. Requests are driven by wrk at
-16 connections (Benchmarks/wrk/wopi.lua); file bodies by `wopikit-bench`, which also reads the hosts' peak RSS.
+serving the same bodies, `wopi-host serve` on SQLite and on the file system, and a PostgreSQL cluster of 3 hosts
+behind nginx (scripts/cluster.sh), measured on one host directly and through the front. Requests are driven by
+wrk at 16 connections (Benchmarks/wrk/wopi.lua); file bodies by `wopikit-bench`, which also reads the hosts' peak
+RSS.
 
     scripts/bench.py                 release build, full figures, table prepended to Docs/benchmarks.md
     scripts/bench.py --smoke         the debug build `make test` made, a second per scenario, small bodies:
@@ -29,6 +31,10 @@ DOC = os.path.join(ROOT, "Docs", "benchmarks.md")
 MARKER = "<!-- bench.py inserts each run below this line, newest first -->"
 CONNECTIONS = 16
 LOCK_FILES = CONNECTIONS
+PG_BIN = "/usr/lib/postgresql/15/bin"
+CLUSTER_HOSTS = 3
+SERVERS = ("hello-world", "nginx", "wopi-host sqlite", "wopi-host fs", "wopi-host postgres",
+           f"wopi-host postgres ×{CLUSTER_HOSTS}")
 
 
 class BenchFailure(Exception):
@@ -45,13 +51,16 @@ def free_port():
         return s.getsockname()[1]
 
 
-def cpu_seconds(pids):
-    """utime + stime of processes, in seconds, from /proc/PID/stat."""
+def cpu_seconds(pids, with_children=False):
+    """utime + stime of processes, in seconds, from /proc/PID/stat; with_children adds the CPU of their children
+    that have exited (cutime + cstime)."""
     total = 0
     for pid in pids:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
         total += int(fields[11]) + int(fields[12])
+        if with_children:
+            total += int(fields[13]) + int(fields[14])
     return total / os.sysconf("SC_CLK_TCK")
 
 
@@ -147,19 +156,28 @@ http {{
         return [self.process.pid] + children(self.process.pid)
 
 
-class Host(Server):
-    """`wopi-host serve` on a fresh data directory, with the objects the scenarios use."""
+def request_path(url):
+    """The path and query of `url`: what wrk requests."""
+    parts = urllib.parse.urlsplit(url)
+    return parts.path + "?" + parts.query
 
-    def __init__(self, bin_dir, storage, workdir):
-        self.bin = os.path.join(bin_dir, "wopi-host")
-        self.data = os.path.join(workdir, f"data-{storage}")
-        super().__init__(
-            f"wopi-host ({storage})",
-            [self.bin, "serve", "--demo", "--data", self.data, "--storage", storage, "--port", "0", "--log-level", "warning"])
-        self.storage = storage
+
+class Endpoint:
+    """What wrk drives: a URL, and the processes whose CPU the requests cost."""
+
+    def __init__(self, name, url, pids, database_cpu=None):
+        self.name, self.url, self._pids = name, url, pids
+        self.database_cpu = database_cpu  # a function: the CPU seconds PostgreSQL has used so far
+
+    def pids(self):
+        return self._pids
+
+
+class Scenarios:
+    """The objects the scenarios use, made through a WOPI host's HTTP API; needs `bin` and `token_args`."""
 
     def token(self, file):
-        out = json.loads(run([self.bin, "token", "--data", self.data, "--user", "demo", "--file", file]))
+        out = json.loads(run([self.bin, "token"] + self.token_args + ["--user", "demo", "--file", file]))
         return out["wopiSrc"], out["accessToken"]
 
     def request(self, method, url, headers=None, expect=200):
@@ -183,10 +201,7 @@ class Host(Server):
         info = self.request("GET", file_url)
         ancestry = json.loads(self.request("GET", f"{src}/ancestry?access_token={token}"))
         root_url = ancestry["AncestorsWithRootFirst"][0]["Url"]
-        lock_files = [
-            json.loads(self.request("POST", root_url, {"X-WOPI-Override": "CREATE_CHILD_FILE",
-                                                       "X-WOPI-SuggestedTarget": f"lock-{i}.txt"}))["Url"]
-            for i in range(LOCK_FILES)]
+        self.root_url = root_url
         folder = json.loads(self.request("POST", root_url, {"X-WOPI-Override": "CREATE_CHILD_CONTAINER",
                                                             "X-WOPI-SuggestedTarget": "Bench"}))
         folder_url = folder["ContainerPointer"]["Url"]
@@ -205,13 +220,78 @@ class Host(Server):
         listing = json.loads(self.request("GET", children_url))
         if len(listing["ChildFiles"]) != children_count:
             raise BenchFailure(f"EnumerateChildren listed {len(listing['ChildFiles'])} of {children_count} files")
-        path = lambda url: urllib.parse.urlsplit(url).path + "?" + urllib.parse.urlsplit(url).query
         return info, {
-            "CheckFileInfo": ([path(file_url)], ""),
-            "GetLock": ([path(u) for u in lock_files], "GET_LOCK"),
-            "Lock→Refresh→Unlock": ([path(u) for u in lock_files], "LOCK,REFRESH_LOCK,UNLOCK"),
-            f"EnumerateChildren ({children_count})": ([path(children_url)], ""),
+            "CheckFileInfo": ([request_path(file_url)], ""),
+            **self.lock_scenarios("lock"),
+            f"EnumerateChildren ({children_count})": ([request_path(children_url)], ""),
         }
+
+    def lock_scenarios(self, prefix):
+        """GetLock and the Lock cycle on LOCK_FILES new files named PREFIX-N.txt, one per connection."""
+        urls = [json.loads(self.request("POST", self.root_url, {"X-WOPI-Override": "CREATE_CHILD_FILE",
+                                                                "X-WOPI-SuggestedTarget": f"{prefix}-{i}.txt"}))["Url"]
+                for i in range(LOCK_FILES)]
+        paths = [request_path(u) for u in urls]
+        return {"GetLock": (paths, "GET_LOCK"), "Lock→Refresh→Unlock": (paths, "LOCK,REFRESH_LOCK,UNLOCK")}
+
+
+class Host(Server, Scenarios):
+    """`wopi-host serve` on a fresh data directory."""
+
+    def __init__(self, bin_dir, storage, workdir):
+        self.bin = os.path.join(bin_dir, "wopi-host")
+        self.data = os.path.join(workdir, f"data-{storage}")
+        super().__init__(
+            f"wopi-host ({storage})",
+            [self.bin, "serve", "--demo", "--data", self.data, "--storage", storage, "--port", "0", "--log-level", "warning"])
+        self.storage = storage
+        self.token_args = ["--data", self.data]
+
+
+class Cluster(Server, Scenarios):
+    """scripts/cluster.sh: PostgreSQL 15, `hosts` wopi-host processes on it, nginx in front on a free port."""
+
+    def __init__(self, bin_dir, workdir, hosts):
+        self.bin = os.path.join(bin_dir, "wopi-host")
+        super().__init__(
+            "PostgreSQL cluster (scripts/cluster.sh)",
+            [os.path.join(ROOT, "scripts", "cluster.sh"), "--hosts", str(hosts), "--bin", bin_dir, "--front-port",
+             str(free_port()), "--log-level", "warning"], env=dict(os.environ, TMPDIR=workdir))
+
+    def wait_listening(self, timeout=300):
+        super().wait_listening(timeout)
+        self.log.seek(0)
+        printed = self.log.read()
+        self.hosts = [Endpoint(f"host {index}", url, [int(pid)]) for index, url, pid, _ in
+                      re.findall(r"^host (\d+): (http://\S+) \(pid (\d+), log \S+, data (\S+)\)$", printed, re.M)]
+        data = re.search(r"^host 1: .*, data (\S+)\)$", printed, re.M).group(1)
+        self.database = re.search(r"^database: (\S+)$", printed, re.M).group(1)
+        self.token_args = ["--data", data, "--database", self.database]
+        self.postmaster_pid_file = os.path.join(os.path.dirname(data), "pg", "postmaster.pid")
+        return self.url
+
+    def prepare(self, children_count):
+        """As Scenarios.prepare, plus `front`: the same scenarios with lock files of their own for the runs through
+        nginx. A Lock cycle cut off at the end of the direct run may still commit its last request after the next
+        run has begun, so the two never share a file."""
+        prepared = super().prepare(children_count)
+        self.front = dict(prepared[1], **self.lock_scenarios("front-lock"))
+        # Settle what the set-up wrote, so that autovacuum does not run it down during the first scenarios.
+        run([os.path.join(PG_BIN, "psql"), self.database, "-qc", "VACUUM ANALYZE"])
+        return prepared
+
+    def database_cpu(self):
+        """CPU seconds of the PostgreSQL server so far: the postmaster with its exited children (autovacuum
+        workers come and go), and its live children (a backend per pooled connection of each host)."""
+        with open(self.postmaster_pid_file) as f:
+            postmaster = int(f.readline())
+        total = cpu_seconds([postmaster], with_children=True)
+        for child in children(postmaster):
+            try:
+                total += cpu_seconds([child])
+            except OSError:
+                pass  # exited since: its time is in the postmaster's cutime once reaped
+        return total
 
 
 def wrk(server, paths, ops, seconds, workdir):
@@ -222,12 +302,14 @@ def wrk(server, paths, ops, seconds, workdir):
     env = dict(os.environ, WOPI_PATHS=paths_file, WOPI_OPS=ops)
     script = os.path.join(ROOT, "Benchmarks", "wrk", "wopi.lua")
     pids = server.pids()
-    before = cpu_seconds(pids)
+    database_cpu = getattr(server, "database_cpu", None) or (lambda: 0)
+    before, database_before = cpu_seconds(pids), database_cpu()
     completed = subprocess.run(["wrk", "-t", str(CONNECTIONS), "-c", str(CONNECTIONS), "-d", f"{seconds}s",
                                 "--latency", "--timeout", "30s", "-s", script, server.url], env=env, text=True,
                                capture_output=True)
     out = completed.stdout + completed.stderr
     cpu = cpu_seconds(pids) - before
+    database_used = database_cpu() - database_before
     requests = int(re.search(r"(\d+) requests in", out).group(1))
     bad = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     errors = re.search(r"Socket errors: (.*)", out)
@@ -236,7 +318,8 @@ def wrk(server, paths, ops, seconds, workdir):
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     value, unit = re.search(r"\s99%\s+([\d.]+)(us|ms|s)\b", out).groups()
     p99 = float(value) * {"us": 0.001, "ms": 1, "s": 1000}[unit]
-    return {"rps": rate, "p99": p99, "cpu_us": cpu * 1e6 / requests, "requests": requests}
+    return {"rps": rate, "p99": p99, "cpu_us": cpu * 1e6 / requests, "requests": requests,
+            "database_cpu_us": database_used * 1e6 / requests if getattr(server, "database_cpu", None) else None}
 
 
 def dd(source, target):
@@ -267,7 +350,13 @@ def versions():
     nginx = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip().replace("nginx version: ", "")
     wrk_version = subprocess.run(["wrk", "-v"], capture_output=True, text=True).stdout.split("\n")[0].split(" Copyright")[0].strip()
     commit = run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"]).strip() if shutil.which("git") else "?"
-    return f"{swift}; {nginx}; {wrk_version}; WOPIKit {commit}"
+    postgres = run([os.path.join(PG_BIN, "postgres"), "--version"]).strip().replace("postgres (PostgreSQL) ", "")
+    return f"{swift}; {nginx}; {wrk_version}; PostgreSQL {postgres}; WOPIKit {commit}"
+
+
+def load_average():
+    with open("/proc/loadavg") as f:
+        return f.read().split()[0]
 
 
 def table(header, rows):
@@ -293,6 +382,8 @@ def main():
     for tool in ("wrk", "nginx", "dd"):
         if not shutil.which(tool):
             raise BenchFailure(f"{tool} is missing; run scripts/install-deps.sh --test")
+    if not os.access(os.path.join(PG_BIN, "initdb"), os.X_OK):
+        raise BenchFailure(f"PostgreSQL 15 is missing ({PG_BIN}/initdb); run scripts/install-deps.sh --test")
     for product in ("wopi-host", "wopikit-bench", "wopikit-hello"):
         if not os.access(os.path.join(bin_dir, product), os.X_OK):
             raise BenchFailure(f"{bin_dir}/{product} is missing; build it (swift build -c {configuration})")
@@ -303,6 +394,7 @@ def main():
     os.mkdir(www)
     servers = []
     results = {}  # (scenario, server) -> figures
+    loads = [load_average()]
     try:
         hosts = {}
         scenarios = None
@@ -313,6 +405,15 @@ def main():
             info, scenarios_of_host = host.prepare(children_count)
             hosts[storage] = (host, scenarios_of_host)
             scenarios = list(scenarios_of_host)
+        cluster = Cluster(bin_dir, workdir, CLUSTER_HOSTS)
+        servers.append(cluster)
+        cluster.wait_listening()
+        _, postgres_paths = cluster.prepare(children_count)
+        postgres = {"wopi-host postgres": Endpoint("wopi-host postgres (host 1)", cluster.hosts[0].url,
+                                                   cluster.hosts[0].pids(), cluster.database_cpu),
+                    f"wopi-host postgres ×{CLUSTER_HOSTS}": Endpoint(
+                        f"wopi-host postgres ({CLUSTER_HOSTS} hosts through nginx)", cluster.url,
+                        [pid for host in cluster.hosts for pid in host.pids()], cluster.database_cpu)}
         with open(os.path.join(www, "checkfileinfo.json"), "wb") as f:
             f.write(info)
         hello = Server("hello-world", [os.path.join(bin_dir, "wopikit-hello"), "--body-size", str(len(info))])
@@ -329,6 +430,11 @@ def main():
             for storage, (host, paths) in hosts.items():
                 results[(scenario, f"wopi-host {storage}")] = wrk(host, *paths[scenario], seconds, workdir)
                 print(f"{scenario:28} {storage:7} {results[(scenario, f'wopi-host {storage}')]}", flush=True)
+            for name, endpoint in postgres.items():
+                paths = cluster.front[scenario] if endpoint.url == cluster.url else postgres_paths[scenario]
+                results[(scenario, name)] = wrk(endpoint, *paths, seconds, workdir)
+                print(f"{scenario:28} {name[10:]:7} {results[(scenario, name)]}", flush=True)
+        loads.append(load_average())
         for host, _ in hosts.values():
             host.stop()
 
@@ -340,7 +446,8 @@ def main():
         # the run goes on and reports it.
         transfer_run = subprocess.run(
             [bench, "--host-binary", os.path.join(bin_dir, "wopi-host"), "--reference-url", nginx.url,
-             "--storage", "sqlite", "--storage", "fs", "--json", transfers_file] + size_args,
+             "--storage", "sqlite", "--storage", "fs", "--storage", "postgres", "--database", cluster.database,
+             "--json", transfers_file] + size_args,
             env=dict(os.environ, TMPDIR=workdir), stderr=subprocess.PIPE, text=True)
         if transfer_run.returncode != 0 and not os.path.exists(transfers_file):
             raise BenchFailure(f"wopikit-bench failed:\n{transfer_run.stderr}")
@@ -349,6 +456,7 @@ def main():
             transfers = [json.loads(line) for line in f if line.strip()]
         dd_rates = {size: dd(os.path.join(www, f"pattern-{size}MiB.bin"), os.path.join(workdir, "dd.out"))
                     for size in sizes}
+        loads.append(load_average())
     finally:
         for server in servers:
             server.stop()
@@ -357,11 +465,13 @@ def main():
     request_rows = []
     for scenario in scenarios:
         ceiling = results[(scenario, "hello-world")]["rps"]
-        for name in ("hello-world", "nginx", "wopi-host sqlite", "wopi-host fs"):
+        for name in SERVERS:
             figures = results.get((scenario, name))
             if figures:
+                database_cpu = figures.get("database_cpu_us")
                 request_rows.append([scenario, name, f"{figures['rps']:.0f}", f"{figures['rps'] / ceiling:.2f}×",
-                                     f"{figures['p99']:.2f}", f"{figures['cpu_us']:.0f}"])
+                                     f"{figures['p99']:.2f}", f"{figures['cpu_us']:.0f}",
+                                     "" if database_cpu is None else f"{database_cpu:.0f}"])
     transfer_rows = []
     for size in sizes:
         reference = next(t for t in transfers if t["storage"] == "reference" and t["size"] == size << 20)
@@ -381,9 +491,12 @@ def main():
         "",
         f"Machine: {machine()}. Versions: {versions()}.",
         f"wrk: {CONNECTIONS} threads × 1 connection, {seconds} s per scenario; host CPU = utime+stime of the "
-        "server's processes / requests.",
+        f"server's processes / requests (postgres ×{CLUSTER_HOSTS}: the sum over the hosts behind nginx, without "
+        "nginx; the PostgreSQL server and backends are the last column). Load average (1 min) at the start, after the request scenarios, at the end: "
+        f"{', '.join(loads)}.",
         "",
-        table(["scenario", "server", "req/s", "× hello", "p99 ms", "CPU µs/req"], request_rows),
+        table(["scenario", "server", "req/s", "× hello", "p99 ms", "CPU µs/req", "PostgreSQL CPU µs/req"],
+              request_rows),
         "",
         table(["server", "size", "GetFile MiB/s", "× nginx", "PutFile MiB/s", "× dd", "Put peak RSS MiB",
                "Get peak RSS MiB"], transfer_rows),

@@ -2,12 +2,17 @@
 # Sequential throughput of a 256 MiB file through `wopi mount` (FUSE over a WOPI host) next to the same transfer
 # done directly with the client (`wopi put` / `wopi get`), on one release-built `wopi-host serve` (sqlite) on
 # 127.0.0.1, in one run. Prints a Markdown table. Needs /dev/fuse, fuse3 and curl. Usage: scripts/fuse-throughput.sh [MiB]
+# With BIN=DIR, uses the wopi-host and wopi already built there (e.g. another scratch path) instead of building.
 set -euo pipefail
 size_mib=${1:-256}
 cd "$(dirname "$0")/.."
-swift build -c release --product wopi-host >&2
-swift build -c release --product wopi >&2
-bin=$(swift build -c release --show-bin-path)
+if [ -n "${BIN:-}" ]; then
+  bin="$BIN"
+else
+  swift build -c release --product wopi-host >&2
+  swift build -c release --product wopi >&2
+  bin=$(swift build -c release --show-bin-path)
+fi
 work=$(mktemp -d /tmp/wopikit-fuse-bench.XXXXXX)
 cleanup() {
   fusermount3 -uz "$work/mnt" 2>/dev/null || true

@@ -5,18 +5,27 @@ import Synchronization
 final class BenchHost: Sendable {
     let executable: URL
     let dataDirectory: URL
+    /// `--database URL` for the `postgres` storage, else empty.
+    private let databaseArguments: [String]
     private let process = Process()
     private let output = PrintedOutput()
 
-    /// Starts `wopi-host serve --port 0 --storage STORAGE` on a new data directory.
-    init(executable: URL, storage: String) throws {
+    /// Starts `wopi-host serve --port 0 --storage STORAGE` on a new data directory; the `postgres` storage is
+    /// `--database DATABASE` instead.
+    init(executable: URL, storage: String, database: String?) throws {
         self.executable = executable
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("wopikit-bench-\(UUID())")
+        if storage == "postgres" {
+            guard let database else { throw BenchError("The postgres storage needs --database postgres://…") }
+            databaseArguments = ["--database", database]
+        } else {
+            databaseArguments = []
+        }
         process.executableURL = executable
-        process.arguments = [
-            "serve", "--demo", "--data", dataDirectory.path, "--storage", storage, "--port", "0", "--log-level",
-            "warning",
-        ]
+        process.arguments =
+            ["serve", "--demo", "--data", dataDirectory.path]
+            + (databaseArguments.isEmpty ? ["--storage", storage] : databaseArguments)
+            + ["--port", "0", "--log-level", "warning"]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
@@ -51,7 +60,8 @@ final class BenchHost: Sendable {
     func token(file: String) throws -> (wopiSrc: String, accessToken: String) {
         let child = Process()
         child.executableURL = executable
-        child.arguments = ["token", "--data", dataDirectory.path, "--user", "demo", "--file", file]
+        child.arguments =
+            ["token", "--data", dataDirectory.path] + databaseArguments + ["--user", "demo", "--file", file]
         let out = Pipe()
         child.standardOutput = out
         try child.run()

@@ -10,15 +10,21 @@ import NIOHTTP1
 /// ```sh
 /// swift build -c release --product wopi-host --product wopikit-bench
 /// .build/release/wopikit-bench --storage sqlite --storage fs --size-mib 256 --size-mib 1024
+/// .build/release/wopikit-bench --storage postgres --database postgres://wopi@127.0.0.1:5432/wopi
 /// ```
+///
+/// `postgres` runs the host on `--database` (`wopi-host serve --database URL`), a database that may already hold
+/// users and files (a running cluster's): the host seeds the demo user only when there are no users.
 @main
 struct WOPIKitBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wopikit-bench",
         abstract: "Measure wopi-host's peak RSS and throughput for large PutFile and GetFile requests (Linux).")
 
-    @Option(name: .long, help: "Storage backends to measure (sqlite, fs); repeat for several.")
+    @Option(name: .long, help: "Storage backends to measure (sqlite, fs, postgres); repeat for several.")
     var storage: [String] = ["sqlite", "fs"]
+    @Option(name: .long, help: "The PostgreSQL database of the postgres storage (postgres://USER@HOST:PORT/DB).")
+    var database: String?
     @Option(name: .long, help: "File sizes in MiB; repeat for several.")
     var sizeMib: [Int] = [256, 1024]
     @Option(name: .long, help: "The wopi-host executable (default: the one next to this benchmark).")
@@ -84,7 +90,7 @@ struct WOPIKitBench: AsyncParsableCommand {
     private func measure(storage: String, size: Int64, executable: URL, http: HTTPClient) async throws
         -> BenchResult
     {
-        let host = try BenchHost(executable: executable, storage: storage)
+        let host = try BenchHost(executable: executable, storage: storage, database: database)
         do {
             let result = try await measure(on: host, storage: storage, size: size, http: http)
             await host.stop()
