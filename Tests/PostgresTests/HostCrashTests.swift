@@ -5,6 +5,7 @@ import NIOHTTP1
 import PostgresNIO
 import PostgresStorage
 import Testing
+import WOPIClusterTestSupport
 import WOPITestSupport
 
 /// `kill -9` of one host of three while 8 PutFile streams run through it: half of them acknowledged, half stopped
