@@ -101,9 +101,11 @@ package final class PostgresServer: Sendable {
         let database = try await PostgresPool.open(admin, logger: Self.logger)
         defer { Task { await database.shutdown() } }
         _ = try await database.client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")).collect()
+        // The suites run in parallel, several with host processes of their own: on a loaded 2-core machine a
+        // connection can stay busy for seconds, so a lease waits up to 10 s before the operation fails.
         return PostgresPool.Configuration(
             host: "127.0.0.1", port: port, username: Self.role, database: name, poolSize: poolSize,
-            leaseTimeout: .seconds(3))
+            leaseTimeout: .seconds(10))
     }
 
     /// The `postgres://` URL of a database of this server.
