@@ -7,10 +7,11 @@ import WOPITestSupport
 
 /// The README's "several hosts" walk-through as a test: the real `wopi` tool signs in and moves files through nginx
 /// in front of 3 hosts on PostgreSQL, so each step of the CSPP flow (bootstrapper challenge, sign-in, code, token,
-/// bootstrap, root container, children, file, Lock, PutFile, unlock, refresh) reaches whichever host nginx picks.
+/// bootstrap, root container, children, file, Lock, PutFile, Unlock, OAuth refresh, GetNewAccessToken) reaches
+/// whichever host nginx picks.
 @Suite("PostgreSQL: the wopi tool through nginx over 3 hosts")
 struct ClusterCLITests {
-    @Test("wopi login, put, lock, get through the front; one host killed mid-run; a refresh through the front")
+    @Test("wopi login, put, lock, get through the front; a host killed mid-run; refresh and GetNewAccessToken after")
     func cliThroughTheBalancer() async throws {
         let cluster = try await HostCluster.startBehindBalancer(3)
         let sandbox = try TemporaryDirectory()
@@ -60,6 +61,23 @@ struct ClusterCLITests {
             let bootstrap = try await TestHTTP.send(
                 .GET, front.url + "/wopibootstrapper", headers: [("Authorization", "Bearer \(access)")])
             #expect(bootstrap.status == 200, "\(bootstrap.text)")
+            // GetNewAccessToken through the front with the new OAuth token: a WOPI token for the file, which opens
+            // it through the front (CheckFileInfo, GetFile), whichever host answers.
+            let wopiSrc = try await cluster.mint(for: "Documents/cluster-note.txt").wopiSrc
+            #expect(wopiSrc.hasPrefix(front.url + "/wopi/files/"), "\(wopiSrc)")
+            let fresh = try await TestHTTP.send(
+                .POST, front.url + "/wopibootstrapper",
+                headers: [
+                    ("Authorization", "Bearer \(access)"), ("X-WOPI-EcosystemOperation", "GET_NEW_ACCESS_TOKEN"),
+                    ("X-WOPI-WopiSrc", wopiSrc),
+                ])
+            #expect(fresh.status == 200, "\(fresh.text)")
+            let info = try JSONSerialization.jsonObject(with: Data(fresh.text.utf8)) as? [String: Any] ?? [:]
+            let wopiToken = try #require((info["AccessTokenInfo"] as? [String: Any])?["AccessToken"] as? String)
+            for _ in 0..<3 {
+                let contents = try await TestHTTP.send(.GET, "\(wopiSrc)/contents?access_token=\(wopiToken)")
+                #expect(contents.status == 200 && contents.text == "locked", "\(contents.status) \(contents.text)")
+            }
 
             // Every request went through nginx, and the three hosts shared them (host 2 until it was killed).
             let perHost = front.requestsPerHost()
