@@ -16,12 +16,12 @@ run: deps
 ## make test: lint, build everything and run every test, build the docs (30-90 s on top of the test build), then the
 ## benchmark suite's smoke run and a short pass of every fuzz target. The real-mount FUSE suites run in a test
 ## process of their own: a child that another test spawns must never inherit a descriptor open on a test mount. So
-## do the allocation counts, which see the whole process, and the PostgreSQL suites, which start their own servers and
-## host processes and time their failures.
+## do the allocation counts, which see the whole process, and the PostgreSQL suites (with the validator scenarios
+## through nginx over 3 hosts), which start their own servers, host processes and balancer and time their failures.
 test: test-deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip FUSEMountTests --skip AllocationTests --skip PostgresTests
-	$(SWIFT) test --skip-build --filter PostgresTests
+	$(SWIFT) test --skip-build --skip FUSEMountTests --skip AllocationTests --skip 'PostgresTests|ClusterValidatorScenarioTests'
+	$(SWIFT) test --skip-build --filter 'PostgresTests|ClusterValidatorScenarioTests'
 	$(SWIFT) test --skip-build --filter FUSEMountTests
 	$(SWIFT) test --skip-build --filter AllocationTests
 	SWIFT=$(SWIFT) scripts/build-docs.sh

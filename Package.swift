@@ -377,6 +377,16 @@ let package = Package(
             path: "Tests/WOPITestSupport",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "WOPIClusterTestSupport",
+            dependencies: [
+                "WOPITestSupport", "PostgresStorage", .postgresNIO,
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/WOPIClusterTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "WOPIModelsTests",
             dependencies: ["WOPIModels"],
@@ -414,8 +424,9 @@ let package = Package(
         .testTarget(
             name: "PostgresTests",
             dependencies: [
-                "WOPITestSupport", "PostgresStorage", "PostgresServerStores", "WOPIStorage", "WOPIStorageConformance",
-                "WOPIServerConformance", "WOPIServer", "WOPIAuthorizationServer", "WOPIModels", "wopi-host",
+                "WOPITestSupport", "WOPIClusterTestSupport", "PostgresStorage", "PostgresServerStores", "WOPIStorage",
+                "WOPIStorageConformance",
+                "WOPIServerConformance", "WOPIServer", "WOPIAuthorizationServer", "WOPIModels", "wopi-host", "wopi",
                 .postgresNIO,
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -536,7 +547,7 @@ let package = Package(
         .testTarget(
             name: "WOPIValidatorScenarioTests",
             dependencies: [
-                "WOPITestSupport",
+                "WOPITestSupport", "WOPIClusterTestSupport",
                 "wopi-host", "WOPIModels", .hummingbird(),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

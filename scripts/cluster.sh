@@ -89,37 +89,14 @@ for index in $(seq 1 "$hosts"); do
   echo "host $index: http://$address (pid ${pids[-1]}, log $work/host$index.log, data $work/host$index)"
 done
 
-# nginx: round-robin, no stickiness; bodies stream both ways (no buffering, no size limit).
-cat >"$work/nginx.conf" <<CONF
-worker_processes 1;
-pid $work/nginx.pid;
-error_log $work/nginx-error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $work/nginx-body;
-  proxy_temp_path $work/nginx-proxy;
-  upstream wopi_hosts {
-$upstream  }
-  server {
-    listen 127.0.0.1:$front_port;
-    client_max_body_size 0;
-    location / {
-      proxy_pass http://wopi_hosts;
-      proxy_http_version 1.1;
-      proxy_set_header Host \$http_host;
-      proxy_set_header Connection "";
-      proxy_request_buffering off;
-      proxy_buffering off;
-      proxy_next_upstream error timeout;
-      proxy_read_timeout 300s;
-    }
-  }
-}
-CONF
-nginx -c "$work/nginx.conf" -p "$work"
+# nginx: round-robin, no stickiness, bodies streamed (scripts/cluster-nginx.conf, the tests' balancer too).
+nginx_conf="$(<scripts/cluster-nginx.conf)"
+nginx_conf="${nginx_conf//@WORK@/$work}"
+nginx_conf="${nginx_conf//@PORT@/$front_port}"
+printf '%s\n' "${nginx_conf//@UPSTREAM@/$upstream}" >"$work/nginx.conf"
+nginx -c "$work/nginx.conf" -p "$work" -e "$work/nginx-error.log"
 echo "database: $database"
-echo "front: $front"
+echo "front: $front (access log, one line per request with the host that answered: $work/nginx-access.log)"
 echo "Ctrl-C stops the cluster."
 echo "listening on $front"
 while :; do sleep 3600 & wait $! || true; done

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
+import WOPIClusterTestSupport
 import WOPITestSupport
 
 /// PostgreSQL stopped and started again under two running hosts.

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import Testing
+import WOPIClusterTestSupport
 import WOPIModels
 import WOPITestSupport
 

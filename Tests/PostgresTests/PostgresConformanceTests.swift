@@ -1,5 +1,6 @@
 import PostgresStorage
 import Testing
+import WOPIClusterTestSupport
 import WOPIStorage
 import WOPIStorageConformance
 

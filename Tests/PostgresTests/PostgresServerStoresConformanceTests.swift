@@ -2,6 +2,7 @@ import PostgresServerStores
 import PostgresStorage
 import Testing
 import WOPIAuthorizationServer
+import WOPIClusterTestSupport
 import WOPIServer
 import WOPIServerConformance
 import WOPIStorageConformance

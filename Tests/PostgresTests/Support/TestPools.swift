@@ -1,5 +1,6 @@
 import PostgresStorage
 import Synchronization
+import WOPIClusterTestSupport
 
 /// The pools one test opened, as several hosts would, all closed at its end.
 final class TestPools: Sendable {

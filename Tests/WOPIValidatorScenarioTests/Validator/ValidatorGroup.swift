@@ -56,14 +56,19 @@ struct ValidatorGroup: Sendable {
     static func check(_ groups: [ValidatorGroup], storage: ValidatorTarget.Storage, signed: Bool = false)
         async throws
     {
-        let (outcomes, categories) = try await ValidatorTarget.withHost(storage: storage, signed: signed) { target in
-            var outcomes: [Outcome] = []
-            for group in groups { outcomes.append(await group.run(on: target)) }
-            return (outcomes, target.categories)
+        try await ValidatorTarget.withHost(storage: storage, signed: signed) { target in
+            await check(groups, on: target, label: signed ? "\(storage), signed" : "\(storage)")
         }
+    }
+
+    /// Runs `groups` one after the other on `target` and records failures as test issues, each prefixed with
+    /// `label` (what the target runs on).
+    static func check(_ groups: [ValidatorGroup], on target: ValidatorTarget, label: String) async {
+        var outcomes: [Outcome] = []
+        for group in groups { outcomes.append(await group.run(on: target)) }
         for (group, outcome) in zip(groups, outcomes) {
-            let count = group.cases.filter { categories.contains($0.category) }.count
-            group.report(outcome, storage: signed ? "\(storage), signed" : "\(storage)", caseCount: count)
+            let count = group.cases.filter { target.categories.contains($0.category) }.count
+            group.report(outcome, storage: label, caseCount: count)
         }
     }
 

@@ -10,17 +10,17 @@ import WOPITestSupport
 /// loopback port. It is killed when the test process exits.
 ///
 /// It fails loudly, with what to install, when the binaries are missing: the tests never skip.
-final class PostgresServer: Sendable {
+package final class PostgresServer: Sendable {
     /// The server most tests share (each test makes its own database in it).
-    static let shared = Task { try await PostgresServer.start() }
+    package static let shared = Task { try await PostgresServer.start() }
 
     /// The binaries of Debian's `postgresql-15` package.
-    static let binaries = URL(fileURLWithPath: "/usr/lib/postgresql/15/bin")
+    package static let binaries = URL(fileURLWithPath: "/usr/lib/postgresql/15/bin")
     /// The role the tests connect as (trusted on loopback).
-    static let role = "wopi"
+    package static let role = "wopi"
 
-    let directory: URL
-    let port: Int
+    package let directory: URL
+    package let port: Int
     private let process = Mutex<Process?>(nil)
     private let databaseCount = Mutex(0)
     private let logFile: URL
@@ -32,7 +32,7 @@ final class PostgresServer: Sendable {
     }
 
     /// Creates a cluster in a new temporary folder and starts it.
-    static func start() async throws -> PostgresServer {
+    package static func start() async throws -> PostgresServer {
         let initdb = binaries.appendingPathComponent("initdb")
         guard FileManager.default.isExecutableFile(atPath: initdb.path) else {
             throw HostProcessError(
@@ -42,7 +42,7 @@ final class PostgresServer: Sendable {
         let directory = URL(fileURLWithPath: NSTemporaryDirectory())
             .appendingPathComponent("wopikit-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let server = PostgresServer(directory: directory, port: try freePort())
+        let server = PostgresServer(directory: directory, port: try LoopbackPort.free())
         try server.handOver(directory)
         let result = try await ChildProcess.run(
             URL(fileURLWithPath: "/usr/bin/env"),
@@ -56,10 +56,10 @@ final class PostgresServer: Sendable {
         return server
     }
 
-    var dataDirectory: URL { directory.appendingPathComponent("data") }
+    package var dataDirectory: URL { directory.appendingPathComponent("data") }
 
     /// Starts (or restarts) the server on its port and waits until it accepts connections.
-    func resume() async throws {
+    package func resume() async throws {
         _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
         let log = try FileHandle(forWritingTo: logFile)
         defer { try? log.close() }
@@ -86,7 +86,7 @@ final class PostgresServer: Sendable {
     }
 
     /// Stops the server (PostgreSQL's fast shutdown: connections are cut, committed data kept).
-    func stop() async {
+    package func stop() async {
         guard let child = process.withLock({ $0 }) else { return }
         if child.isRunning { kill(child.processIdentifier, SIGINT) }
         while child.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
@@ -94,25 +94,27 @@ final class PostgresServer: Sendable {
     }
 
     /// A new empty database in this server, and the configuration to reach it.
-    func makeDatabase(poolSize: Int = 4) async throws -> PostgresPool.Configuration {
+    package func makeDatabase(poolSize: Int = 4) async throws -> PostgresPool.Configuration {
         let name = "test_\(databaseCount.withLock { count in count += 1; return count })"
         let admin = PostgresPool.Configuration(
             host: "127.0.0.1", port: port, username: Self.role, database: "postgres", poolSize: 1)
         let database = try await PostgresPool.open(admin, logger: Self.logger)
         defer { Task { await database.shutdown() } }
         _ = try await database.client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")).collect()
+        // The suites run in parallel, several with host processes of their own: on a loaded 2-core machine a
+        // connection can stay busy for seconds, so a lease waits up to 10 s before the operation fails.
         return PostgresPool.Configuration(
             host: "127.0.0.1", port: port, username: Self.role, database: name, poolSize: poolSize,
-            leaseTimeout: .seconds(3))
+            leaseTimeout: .seconds(10))
     }
 
     /// The `postgres://` URL of a database of this server.
-    func url(_ configuration: PostgresPool.Configuration) -> String {
+    package func url(_ configuration: PostgresPool.Configuration) -> String {
         "postgres://\(Self.role)@127.0.0.1:\(port)/\(configuration.database ?? Self.role)"
     }
 
     /// Test logs stay at warning level.
-    static let logger: Logger = {
+    package static let logger: Logger = {
         var logger = Logger(label: "postgres-tests")
         logger.logLevel = .warning
         return logger
@@ -140,23 +142,5 @@ final class PostgresServer: Sendable {
         guard chown(directory.path, user.pointee.pw_uid, user.pointee.pw_gid) == 0 else {
             throw HostProcessError("Cannot give \(directory.path) to the postgres user (errno \(errno)).")
         }
-    }
-
-    /// A TCP port free on loopback right now.
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(fd, socketAddress, length) == 0 && getsockname(fd, socketAddress, &length) == 0
-            }
-        }
-        guard bound else { throw HostProcessError("Cannot find a free loopback port (errno \(errno)).") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

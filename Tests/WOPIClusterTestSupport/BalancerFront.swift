@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+import WOPITestSupport
+
+/// Debian's nginx (`/usr/sbin/nginx`) in front of a cluster's hosts, configured from `scripts/cluster-nginx.conf`
+/// as `scripts/cluster.sh` runs it: round-robin, no stickiness, no buffering. Its access log names the host that
+/// answered each request, so a test can check that requests really were spread.
+///
+/// It runs in the foreground as one process (`daemon off; master_process off;`) and is stopped with SIGKILL: nginx
+/// started from a test process inherits the runner's signal mask and ignores SIGQUIT and SIGTERM.
+package final class BalancerFront: Sendable {
+    /// nginx from Debian's `nginx` package.
+    package static let executable = URL(fileURLWithPath: "/usr/sbin/nginx")
+    /// The configuration template shared with `scripts/cluster.sh`.
+    package static let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../scripts/cluster-nginx.conf").standardizedFileURL
+
+    /// The front's base URL (`http://127.0.0.1:PORT`).
+    package let url: String
+    private let folder: TemporaryDirectory
+    private let process = Mutex<Process?>(nil)
+
+    private init(url: String, folder: TemporaryDirectory) {
+        self.url = url
+        self.folder = folder
+    }
+
+    /// Starts nginx on 127.0.0.1:`port` balancing over `hosts` (base URLs `http://HOST:PORT`) and waits until it
+    /// accepts connections.
+    package static func start(port: Int, hosts: [String]) async throws -> BalancerFront {
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw HostProcessError(
+                "nginx is not installed (\(executable.path) is missing): run `scripts/install-deps.sh --test` "
+                    + "(Debian's nginx) before the tests.")
+        }
+        let folder = try TemporaryDirectory()
+        let front = BalancerFront(url: "http://127.0.0.1:\(port)", folder: folder)
+        let upstream = hosts.map {
+            "    server \($0.replacingOccurrences(of: "http://", with: "")) max_fails=1 fail_timeout=2s;"
+        }
+        let configuration = try String(contentsOf: template, encoding: .utf8)
+            .replacingOccurrences(of: "@WORK@", with: folder.url.path)
+            .replacingOccurrences(of: "@PORT@", with: "\(port)")
+            .replacingOccurrences(of: "@UPSTREAM@", with: upstream.joined(separator: "\n"))
+        let configurationFile = folder.appending("nginx.conf")
+        try configuration.write(to: configurationFile, atomically: true, encoding: .utf8)
+        try await front.run(configurationFile, port: port)
+        return front
+    }
+
+    private func run(_ configurationFile: URL, port: Int) async throws {
+        let errorLog = folder.appending("nginx-error.log")
+        let child = Process()
+        child.executableURL = Self.executable
+        child.arguments = [
+            "-c", configurationFile.path, "-p", folder.url.path, "-e", errorLog.path,
+            "-g", "daemon off; master_process off;",
+        ]
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        ChildProcesses.register(child.processIdentifier)
+        process.withLock { $0 = child }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if LoopbackPort.accepts(port) { return }
+            guard child.isRunning else {
+                let log = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
+                throw HostProcessError("nginx exited on start (\(child.terminationStatus)):\n\(log)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        await stop()
+        throw HostProcessError("nginx did not listen on port \(port) within 30 s; its log is in \(errorLog.path).")
+    }
+
+    /// How many requests each host answered so far, by `HOST:PORT` (from the access log; a request nginx retried
+    /// on a second host counts for every host it tried).
+    package func requestsPerHost() -> [String: Int] {
+        let log = (try? String(contentsOf: folder.appending("nginx-access.log"), encoding: .utf8)) ?? ""
+        var counts: [String: Int] = [:]
+        for line in log.split(separator: "\n") {
+            let fields = line.split(separator: " ", maxSplits: 3)  // status, method, path, the hosts tried
+            guard fields.count == 4 else { continue }
+            for address in fields[3].split(separator: ",") {
+                counts[address.trimmingCharacters(in: .whitespaces), default: 0] += 1
+            }
+        }
+        return counts
+    }
+
+    /// Kills nginx (SIGKILL: see the type's comment) and removes its folder.
+    package func stop() async {
+        guard let child = process.withLock({ $0 }) else { return }
+        if child.isRunning { kill(child.processIdentifier, SIGKILL) }
+        while child.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        ChildProcesses.unregister(child.processIdentifier)
+        folder.remove()
+    }
+}

@@ -1,0 +1,29 @@
+import Testing
+import WOPIClusterTestSupport
+
+/// The validator port (`OfficeNativeClient` run) through a balancer: nginx, round-robin without stickiness, in
+/// front of 3 `wopi-host serve` processes on one PostgreSQL database. Every group runs in order on one file through
+/// the front, so consecutive requests of a case (Lock, then PutFile with the lock, then GetFile) reach different
+/// hosts. It needs PostgreSQL and nginx, so `make test` runs it in the PostgreSQL process (`--filter`).
+@Suite("WOPI validator scenarios (port, OfficeNativeClient) through nginx over 3 hosts on PostgreSQL", .serialized)
+struct ClusterValidatorScenarioTests {
+    /// The groups of the unsigned run (the `ProofKeys` group needs a signing client: the signed run's).
+    static let groups = ValidatorGroup.all.filter { $0.name != ValidatorGroup.proofKeys.name }
+
+    @Test("every group passes through the balancer, and every host answered a share of the requests")
+    func allGroupsThroughTheBalancer() async throws {
+        let counts = try await ValidatorTarget.withCluster { target, cluster in
+            await ValidatorGroup.check(Self.groups, on: target, label: "3 hosts on PostgreSQL behind nginx")
+            return (cluster.front?.requestsPerHost() ?? [:], cluster.bases)
+        }
+        let (perHost, bases) = counts
+        let total = perHost.values.reduce(0, +)
+        print("[3 hosts on PostgreSQL behind nginx] \(total) requests, by host: \(perHost)")
+        #expect(total > 300, "requests through the front: \(perHost)")
+        for base in bases {
+            let answered = perHost[base.replacingOccurrences(of: "http://", with: ""), default: 0]
+            // Round-robin: each host answers about a third of the requests.
+            #expect(answered * 4 >= total, "host \(base) answered \(answered) of \(total): \(perHost)")
+        }
+    }
+}
