@@ -110,7 +110,23 @@ extension OAuthAuthorizationServer {
         }
     }
 
+    /// Mints and saves the tokens of a redemption. When the family is revoked meanwhile (a replay of the same code
+    /// or refresh token raced this redemption), the store refuses them and the client gets `invalid_grant`.
     private func issueTokens(client: OAuthClient, userID: String, scope: String, familyID: String) async throws
+        -> WOPIResponse
+    {
+        do {
+            return try await mintTokens(client: client, userID: userID, scope: scope, familyID: familyID)
+        } catch is OAuthFamilyRevokedError {
+            logger.warning(
+                "Tokens refused: their sign-in was revoked by a replay during the redemption",
+                metadata: ["client": "\(client.id)", "user": "\(userID)"])
+            throw OAuthProtocolError.invalidGrant(
+                "The grant was used twice at the same time; every token of this sign-in is revoked. Sign in again.")
+        }
+    }
+
+    private func mintTokens(client: OAuthClient, userID: String, scope: String, familyID: String) async throws
         -> WOPIResponse
     {
         let issuedAt = now()

@@ -17,6 +17,9 @@ public enum OAuthStoreConformance {
             .init("a code redeems once, then reads as a replay of the stored record", codeSingleUse),
             .init("a refresh token redeems once, then reads as a replay", refreshSingleUse),
             .init("revoking a token deletes it alone; revoking a family deletes its tokens and uses its code", revoke),
+            .init(
+                "a revoked family refuses new tokens, and no token saved while it is revoked survives (two instances)",
+                revokedFamilyRefusesTokens),
             .init("a second instance on the same store sees clients, codes and tokens", secondInstance),
             .init("of 16 racing redemptions of one code across two instances exactly one is first", codeRace),
             .init(
@@ -129,6 +132,40 @@ public enum OAuthStoreConformance {
         }
         try Check.expectEqual(
             try await store.token(otherRefresh.hash), otherRefresh, "revoking a family keeps other families' tokens")
+    }
+
+    static func revokedFamilyRefusesTokens(_ open: @escaping Opener) async throws {
+        let first = try await open()
+        let second = try await open()
+        let family = random()
+        try await first.revokeFamily(family)
+        let late = token(.refresh, family: family)
+        do {
+            try await second.saveToken(late)
+            throw ConformanceFailure("saveToken into a revoked family must throw OAuthFamilyRevokedError")
+        } catch let error as OAuthFamilyRevokedError {
+            try Check.expectEqual(error.familyID, family, "the error names the revoked family")
+        }
+        try Check.expect(try await first.token(late.hash) == nil, "a refused token is not stored")
+
+        // Saves racing a revocation, from both instances: whatever the order, no token of the family is left.
+        let raced = random()
+        let tokens = (0..<16).map { index in token(index.isMultiple(of: 2) ? .access : .refresh, family: raced) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, record) in tokens.enumerated() {
+                group.addTask {
+                    do {
+                        try await (index.isMultiple(of: 2) ? first : second).saveToken(record)
+                    } catch is OAuthFamilyRevokedError {}
+                }
+                if index == tokens.count / 2 { group.addTask { try await second.revokeFamily(raced) } }
+            }
+            try await group.waitForAll()
+        }
+        for record in tokens {
+            try Check.expect(
+                try await first.token(record.hash) == nil, "a token saved while its family was revoked is gone")
+        }
     }
 
     static func secondInstance(_ open: @escaping Opener) async throws {

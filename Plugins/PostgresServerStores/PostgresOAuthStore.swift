@@ -11,8 +11,9 @@ import WOPIServer
 /// Codes and tokens are stored only as hashes (the store receives hashes). Each record is kept as JSON (its
 /// `Codable` form) beside the columns the store queries. A redemption is one transaction that reads the record
 /// `FOR UPDATE`, so a code or refresh token is used at most once even when several hosts race for it: the others
-/// wait for the row and then see it used (a replay, which the server answers by revoking the family). Expired codes
-/// and tokens are deleted when a new one is saved.
+/// wait for the row and then see it used (a replay, which the server answers by revoking the family). Saving a token
+/// and revoking its family take the same per-family advisory lock, so a token is never saved into a family whose
+/// revocation did not see it. Expired codes and tokens are deleted when a new one is saved.
 public final class PostgresOAuthStore: OAuthStore {
     /// The tables of the OAuth store: clients, authorization codes and tokens.
     public static let schema: PostgresSchema = {
@@ -33,6 +34,11 @@ public final class PostgresOAuthStore: OAuthStore {
                 """,
                 "CREATE INDEX oauth_codes_family ON oauth_codes (family_id)",
                 "CREATE INDEX oauth_tokens_family ON oauth_tokens (family_id)",
+            ])
+        schema.registerMigration(
+            "v2",
+            statements: [
+                "CREATE TABLE oauth_revoked_families (family_id TEXT PRIMARY KEY, until DOUBLE PRECISION NOT NULL)"
             ])
         return schema
     }()
@@ -119,8 +125,14 @@ public final class PostgresOAuthStore: OAuthStore {
         let json = try Self.json(token)
         let now = now().timeIntervalSince1970
         let logger = database.logger
-        try await database.transaction("save a token") { connection in
+        let saved = try await database.transaction("save a token") { connection -> Bool in
+            try await Self.lockFamily(token.familyID, on: connection, logger: logger)
             try await connection.query("DELETE FROM oauth_tokens WHERE expires_at <= \(now)", logger: logger)
+            try await connection.query("DELETE FROM oauth_revoked_families WHERE until <= \(now)", logger: logger)
+            let revoked = try await connection.query(
+                "SELECT 1 FROM oauth_revoked_families WHERE family_id = \(token.familyID)", logger: logger
+            ).collect()
+            guard revoked.isEmpty else { return false }
             try await connection.query(
                 """
                 INSERT INTO oauth_tokens (hash, family_id, expires_at, record)
@@ -128,7 +140,9 @@ public final class PostgresOAuthStore: OAuthStore {
                 ON CONFLICT (hash) DO UPDATE SET family_id = excluded.family_id, expires_at = excluded.expires_at,
                   record = excluded.record
                 """, logger: logger)
+            return true
         }
+        guard saved else { throw OAuthFamilyRevokedError(familyID: token.familyID) }
     }
 
     public func token(_ hash: String) async throws -> OAuthTokenRecord? {
@@ -160,7 +174,14 @@ public final class PostgresOAuthStore: OAuthStore {
     /// Deletes every token of the family and marks its codes redeemed, in one transaction.
     public func revokeFamily(_ familyID: String) async throws {
         let logger = database.logger
+        let until = now().addingTimeInterval(Self.revokedFamilyRetention).timeIntervalSince1970
         try await database.transaction("revoke a token family") { connection in
+            try await Self.lockFamily(familyID, on: connection, logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO oauth_revoked_families (family_id, until) VALUES (\(familyID), \(until))
+                ON CONFLICT (family_id) DO UPDATE SET until = GREATEST(oauth_revoked_families.until, excluded.until)
+                """, logger: logger)
             try await connection.query("DELETE FROM oauth_tokens WHERE family_id = \(familyID)", logger: logger)
             var codes: [OAuthCodeRecord] = []
             for try await json in try await connection.query(
@@ -174,6 +195,12 @@ public final class PostgresOAuthStore: OAuthStore {
                     "UPDATE oauth_codes SET record = \(try Self.json(code)) WHERE hash = \(code.hash)", logger: logger)
             }
         }
+    }
+
+    /// Serializes the transactions that save into or revoke one family (until they end), across hosts: a save that
+    /// did not see the revocation's mark commits before the revocation deletes the family's tokens.
+    private static func lockFamily(_ familyID: String, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT pg_advisory_xact_lock(hashtextextended(\(familyID), 0))", logger: logger)
     }
 
     // MARK: JSON records

@@ -12,7 +12,8 @@ import WOPIServer
 /// redemption is one `IMMEDIATE` write transaction, so a code or refresh token is used at most once even when
 /// several processes race for it. Expired codes and tokens are deleted when a new one is saved.
 ///
-/// The tables are those of the `oauth.v1` migration in ``schema``, their one definition.
+/// The tables are those of the `oauth.v1` and `oauth.v2` (revoked families) migrations in ``schema``, their one
+/// definition. A write transaction serializes ``saveToken(_:)`` against ``revokeFamily(_:)``.
 public final class SQLiteOAuthStore: OAuthStore {
     /// The tables of the OAuth store: clients, authorization codes and tokens.
     public static let schema: SQLiteSchema = {
@@ -30,6 +31,10 @@ public final class SQLiteOAuthStore: OAuthStore {
                     CREATE INDEX oauth_codes_family ON oauth_codes(family_id);
                     CREATE INDEX oauth_tokens_family ON oauth_tokens(family_id);
                     """)
+        }
+        schema.registerMigration("v2") { db in
+            try db.execute(
+                sql: "CREATE TABLE oauth_revoked_families (family_id TEXT PRIMARY KEY NOT NULL, until REAL NOT NULL)")
         }
         return schema
     }()
@@ -101,12 +106,18 @@ public final class SQLiteOAuthStore: OAuthStore {
     public func saveToken(_ token: OAuthTokenRecord) async throws {
         let json = try Self.json(token)
         let now = now().timeIntervalSince1970
-        try await database.write("save a token") { db in
+        let saved = try await database.write("save a token") { db -> Bool in
             try db.execute(sql: "DELETE FROM oauth_tokens WHERE expires_at <= ?", arguments: [now])
+            try db.execute(sql: "DELETE FROM oauth_revoked_families WHERE until <= ?", arguments: [now])
+            let revoked = try Bool.fetchOne(
+                db, sql: "SELECT 1 FROM oauth_revoked_families WHERE family_id = ?", arguments: [token.familyID])
+            guard revoked != true else { return false }
             try db.execute(
                 sql: "INSERT OR REPLACE INTO oauth_tokens (hash, family_id, expires_at, record) VALUES (?, ?, ?, ?)",
                 arguments: [token.hash, token.familyID, token.expiresAt.timeIntervalSince1970, json])
+            return true
         }
+        guard saved else { throw OAuthFamilyRevokedError(familyID: token.familyID) }
     }
 
     public func token(_ hash: String) async throws -> OAuthTokenRecord? {
@@ -139,7 +150,13 @@ public final class SQLiteOAuthStore: OAuthStore {
 
     /// Deletes every token of the family and marks its codes redeemed, in one transaction.
     public func revokeFamily(_ familyID: String) async throws {
+        let until = now().addingTimeInterval(Self.revokedFamilyRetention).timeIntervalSince1970
         try await database.write("revoke a token family") { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO oauth_revoked_families (family_id, until) VALUES (?, ?)
+                    ON CONFLICT (family_id) DO UPDATE SET until = max(until, excluded.until)
+                    """, arguments: [familyID, until])
             try db.execute(sql: "DELETE FROM oauth_tokens WHERE family_id = ?", arguments: [familyID])
             let codes: [OAuthCodeRecord] = try String.fetchAll(
                 db, sql: "SELECT record FROM oauth_codes WHERE family_id = ?", arguments: [familyID]

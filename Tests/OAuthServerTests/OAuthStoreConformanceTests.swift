@@ -38,7 +38,7 @@ struct OAuthStoreConformanceTests {
             codes[hash]?.isRedeemed = true
             return .first(code)
         }
-        func saveToken(_ token: OAuthTokenRecord) async throws { await base.saveToken(token) }
+        func saveToken(_ token: OAuthTokenRecord) async throws { try await base.saveToken(token) }
         func token(_ hash: String) async throws -> OAuthTokenRecord? { await base.token(hash) }
         func redeemRefreshToken(_ hash: String) async throws -> OAuthRedemption<OAuthTokenRecord>? {
             await base.redeemRefreshToken(hash)
@@ -67,6 +67,7 @@ struct OAuthStoreConformanceTests {
         }
         #expect(failed.contains { $0.hasPrefix("a second instance on the same store") })
         #expect(failed.contains { $0.contains("one code across two instances") })
+        #expect(failed.contains { $0.hasPrefix("a revoked family refuses new tokens") })
         #expect(!failed.contains { $0.hasPrefix("a code redeems once") })
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WOPIAuthorizationServer
 import WOPIServer
 
 @Suite("Token endpoint")
@@ -135,6 +136,40 @@ struct TokenEndpointTests {
             let get = try await Web.get(live.tokenURL)
             #expect(get.status == 405)
         }
+    }
+
+    @Test("a replay whose revocation lands between the first redemption and its tokens: no token is issued")
+    func replayDuringRedemption() async throws {
+        let store = ReplayDuringRedemptionStore()
+        try await LiveAuthServer.run(store: store) { live in
+            let reply = try await live.redeemOfficeCode(try await live.officeCode())
+            #expect(reply.status == 400)
+            #expect(try reply.json()["error"] as? String == "invalid_grant")
+            #expect((try reply.json()["error_description"] as? String)?.contains("at the same time") == true)
+            #expect(try reply.json()["access_token"] == nil)
+        }
+    }
+
+    /// An in-memory store where another host's replay revokes the family right after a code's first redemption,
+    /// before the server saves the tokens: the timing of two redemptions of one code at the same moment.
+    actor ReplayDuringRedemptionStore: OAuthStore {
+        let base = InMemoryOAuthStore()
+        func client(_ id: String) async throws -> OAuthClient? { try await base.client(id) }
+        func saveClient(_ client: OAuthClient) async throws { try await base.saveClient(client) }
+        func allClients() async throws -> [OAuthClient] { try await base.allClients() }
+        func saveCode(_ code: OAuthCodeRecord) async throws { try await base.saveCode(code) }
+        func redeemCode(_ hash: String) async throws -> OAuthRedemption<OAuthCodeRecord>? {
+            let redemption = try await base.redeemCode(hash)
+            if case .first(let record) = redemption { try await base.revokeFamily(record.familyID) }
+            return redemption
+        }
+        func saveToken(_ token: OAuthTokenRecord) async throws { try await base.saveToken(token) }
+        func token(_ hash: String) async throws -> OAuthTokenRecord? { try await base.token(hash) }
+        func redeemRefreshToken(_ hash: String) async throws -> OAuthRedemption<OAuthTokenRecord>? {
+            try await base.redeemRefreshToken(hash)
+        }
+        func revokeToken(_ hash: String) async throws { try await base.revokeToken(hash) }
+        func revokeFamily(_ familyID: String) async throws { try await base.revokeFamily(familyID) }
     }
 
     @Test("refresh rotates the refresh token; reusing an old one revokes the whole family")

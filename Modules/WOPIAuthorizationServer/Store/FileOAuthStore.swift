@@ -45,7 +45,9 @@ public struct FileOAuthStore: OAuthStore {
     }
 
     public func saveToken(_ token: OAuthTokenRecord) async throws {
-        try await update { $0.tokens[token.hash] = token }
+        guard try await update({ $0.saveToken(token) }) else {
+            throw OAuthFamilyRevokedError(familyID: token.familyID)
+        }
     }
 
     public func token(_ hash: String) async throws -> OAuthTokenRecord? { try await load().tokens[hash] }
@@ -59,7 +61,8 @@ public struct FileOAuthStore: OAuthStore {
     }
 
     public func revokeFamily(_ familyID: String) async throws {
-        try await update { $0.revokeFamily(familyID) }
+        let until = now().addingTimeInterval(Self.revokedFamilyRetention)
+        try await update { $0.revokeFamily(familyID, until: until) }
     }
 
     // MARK: - File

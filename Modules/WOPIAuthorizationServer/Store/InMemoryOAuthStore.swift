@@ -31,9 +31,9 @@ public actor InMemoryOAuthStore: OAuthStore {
 
     public func redeemCode(_ hash: String) -> OAuthRedemption<OAuthCodeRecord>? { state.redeemCode(hash) }
 
-    public func saveToken(_ token: OAuthTokenRecord) {
+    public func saveToken(_ token: OAuthTokenRecord) throws {
         state.prune(now: now())
-        state.tokens[token.hash] = token
+        guard state.saveToken(token) else { throw OAuthFamilyRevokedError(familyID: token.familyID) }
     }
 
     public func token(_ hash: String) -> OAuthTokenRecord? { state.tokens[hash] }
@@ -44,5 +44,7 @@ public actor InMemoryOAuthStore: OAuthStore {
 
     public func revokeToken(_ hash: String) { state.tokens[hash] = nil }
 
-    public func revokeFamily(_ familyID: String) { state.revokeFamily(familyID) }
+    public func revokeFamily(_ familyID: String) {
+        state.revokeFamily(familyID, until: now().addingTimeInterval(Self.revokedFamilyRetention))
+    }
 }

@@ -31,6 +31,11 @@ public protocol OAuthStore: Sendable {
     func redeemCode(_ hash: String) async throws -> OAuthRedemption<OAuthCodeRecord>?
 
     /// Stores a new access or refresh token.
+    ///
+    /// Throws ``OAuthFamilyRevokedError`` instead, saving nothing, when ``revokeFamily(_:)`` revoked the token's
+    /// family (within ``revokedFamilyRetention``). The check and the insert are one atomic step against
+    /// ``revokeFamily(_:)``, even when several processes share the store: a redemption that raced a replay of the
+    /// same code or refresh token cannot save tokens that outlive the revocation.
     func saveToken(_ token: OAuthTokenRecord) async throws
 
     /// The token with this hash, or `nil` when it is unknown or was revoked (expired ones may still be returned).
@@ -42,6 +47,32 @@ public protocol OAuthStore: Sendable {
     /// Deletes one token (access or refresh); nothing happens when it is unknown.
     func revokeToken(_ hash: String) async throws
 
-    /// Deletes every token of a family, and makes its authorization code unusable.
+    /// Deletes every token of a family, makes its authorization code unusable, and refuses tokens saved into the
+    /// family for the next ``revokedFamilyRetention`` (``saveToken(_:)`` throws ``OAuthFamilyRevokedError``).
     func revokeFamily(_ familyID: String) async throws
+}
+
+extension OAuthStore {
+    /// How long a store remembers a revoked family, refusing new tokens in it: one day.
+    ///
+    /// A family gets new tokens only from the one redemption of its code and from refreshes of its refresh
+    /// tokens, which the revocation deletes; the mark closes the window in which a redemption that raced a replay
+    /// has not saved its tokens yet (milliseconds to seconds), with a wide margin.
+    public static var revokedFamilyRetention: TimeInterval { 86_400 }
+}
+
+/// What ``OAuthStore/saveToken(_:)`` throws for a token whose family was revoked: the code or refresh token it
+/// was issued from had been replayed meanwhile. The token endpoint answers `invalid_grant`; the client signs in
+/// again.
+public struct OAuthFamilyRevokedError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The revoked family.
+    public let familyID: String
+
+    /// The error for a token of `familyID`.
+    public init(familyID: String) { self.familyID = familyID }
+
+    public var description: String {
+        "The token family \(familyID) was revoked (its code or refresh token was used twice); the token was not "
+            + "saved. Sign in again."
+    }
 }

@@ -12,6 +12,9 @@ struct OAuthStoreState: Codable, Sendable {
     var clients: [String: OAuthClient] = [:]
     var codes: [String: OAuthCodeRecord] = [:]
     var tokens: [String: OAuthTokenRecord] = [:]
+    /// Revoked families, each until when new tokens in it are refused (optional: files written before it existed
+    /// have none).
+    var revokedFamilies: [String: Date]? = [:]
 
     var sortedClients: [OAuthClient] { clients.values.sorted { $0.id < $1.id } }
 
@@ -29,7 +32,15 @@ struct OAuthStoreState: Codable, Sendable {
         return .first(token)
     }
 
-    mutating func revokeFamily(_ familyID: String) {
+    /// Saves `token`; `false`, saving nothing, when its family is revoked.
+    mutating func saveToken(_ token: OAuthTokenRecord) -> Bool {
+        if revokedFamilies?[token.familyID] != nil { return false }
+        tokens[token.hash] = token
+        return true
+    }
+
+    mutating func revokeFamily(_ familyID: String, until: Date) {
+        revokedFamilies = (revokedFamilies ?? [:]).merging([familyID: until]) { max($0, $1) }
         tokens = tokens.filter { $0.value.familyID != familyID }
         for (hash, code) in codes where code.familyID == familyID {
             codes[hash]?.isRedeemed = true
@@ -40,5 +51,6 @@ struct OAuthStoreState: Codable, Sendable {
     mutating func prune(now: Date) {
         codes = codes.filter { $0.value.expiresAt > now }
         tokens = tokens.filter { $0.value.expiresAt > now }
+        revokedFamilies = revokedFamilies?.filter { $0.value > now }
     }
 }
