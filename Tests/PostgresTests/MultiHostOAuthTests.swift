@@ -25,25 +25,19 @@ struct MultiHostOAuthTests {
                 let code = try await office.code(at: cluster.bases[round % 3])
                 async let atFirst = office.redeem(code, at: cluster.bases[(round + 1) % 3])
                 async let atSecond = office.redeem(code, at: cluster.bases[(round + 2) % 3])
-                let replies = try await [atFirst, atSecond]
-                let described = replies.map { "\($0.status) \($0.text)" }
-                let won = replies.filter { $0.status == 200 || $0.text.contains("at the same time") }
-                try #require(won.count == 1, "round \(round): exactly one redemption wins the code: \(described)")
-                let loser = try #require(replies.first { $0.status != 200 && !$0.text.contains("at the same time") })
-                #expect(loser.status == 400)
-                #expect(try OfficeSignIn.fields(loser)["error"] == "invalid_grant")
-                if won[0].status == 200 {
+                let won = try Self.winner(of: try await [atFirst, atSecond], "round \(round)")
+                if won.status == 200 {
                     rounds.issued += 1
                     // The loser's replay revoked the tokens the winner got, on every host, already.
-                    let tokens = try OfficeSignIn.fields(won[0])
+                    let tokens = try OfficeSignIn.fields(won)
                     let access = try #require(tokens["access_token"])
                     for base in cluster.bases { #expect(try await office.bootstrapStatus(access, at: base) == 401) }
                     let refresh = try await office.refresh(try #require(tokens["refresh_token"]), at: cluster.bases[0])
                     #expect(refresh.status == 400)
                 } else {
                     rounds.refused += 1
-                    #expect(won[0].status == 400)
-                    #expect(try OfficeSignIn.fields(won[0])["error"] == "invalid_grant")
+                    #expect(won.status == 400)
+                    #expect(try OfficeSignIn.fields(won)["error"] == "invalid_grant")
                 }
                 // The code once more, at the third host: still a replay.
                 let replay = try await office.redeem(code, at: cluster.bases[round % 3])
@@ -70,18 +64,12 @@ struct MultiHostOAuthTests {
             #expect(try await office.bootstrapStatus(firstAccess, at: cluster.bases[1]) == 200)
             async let atSecond = office.refresh(refresh, at: cluster.bases[1])
             async let atThird = office.refresh(refresh, at: cluster.bases[2])
-            let replies = try await [atSecond, atThird]
-            let described = replies.map { "\($0.status) \($0.text)" }
-            let won = replies.filter { $0.status == 200 || $0.text.contains("at the same time") }
-            try #require(won.count == 1, "exactly one rotation wins the refresh token: \(described)")
-            let loser = try #require(replies.first { $0.status != 200 && !$0.text.contains("at the same time") })
-            #expect(loser.status == 400)
-            #expect(try OfficeSignIn.fields(loser)["error"] == "invalid_grant")
+            let won = try Self.winner(of: try await [atSecond, atThird], "refresh")
             // The loser's reuse revoked the whole family, on every host: the first access token, and the rotated
             // tokens whether they were saved before the revocation (deleted) or after it (refused).
             for base in cluster.bases { #expect(try await office.bootstrapStatus(firstAccess, at: base) == 401) }
-            if won[0].status == 200 {
-                let rotated = try OfficeSignIn.fields(won[0])
+            if won.status == 200 {
+                let rotated = try OfficeSignIn.fields(won)
                 for base in cluster.bases {
                     #expect(try await office.bootstrapStatus(try #require(rotated["access_token"]), at: base) == 401)
                 }
@@ -97,5 +85,18 @@ struct MultiHostOAuthTests {
             throw error
         }
         await cluster.stop()
+    }
+
+    /// The reply of the redemption that won a race of two: 200 with tokens, or `invalid_grant` "used twice at the
+    /// same time" when the loser's revocation came before its tokens were saved. The loser's reply is checked to
+    /// be the replay's `invalid_grant`.
+    static func winner(of replies: [TestHTTP.Reply], _ race: String) throws -> TestHTTP.Reply {
+        let described = replies.map { "\($0.status) \($0.text)" }
+        let won = replies.filter { $0.status == 200 || $0.text.contains("at the same time") }
+        try #require(won.count == 1, "\(race): exactly one redemption wins: \(described)")
+        let loser = try #require(replies.first { $0.status != 200 && !$0.text.contains("at the same time") })
+        #expect(loser.status == 400)
+        #expect(try OfficeSignIn.fields(loser)["error"] == "invalid_grant")
+        return won[0]
     }
 }
