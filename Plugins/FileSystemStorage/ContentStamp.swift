@@ -55,14 +55,13 @@ struct ContentStamp: Sendable, Equatable {
             default: nil
             }
         }
-        var bytes = Data(capacity: hex.count / 2)
-        var index = hex.startIndex
-        while index < hex.endIndex {
+        var bytes = [UInt8](repeating: 0, count: hex.count / 2)
+        for offset in bytes.indices {
+            let index = hex.startIndex + 2 * offset
             guard let high = nibble(hex[index]), let low = nibble(hex[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
+            bytes[offset] = high << 4 | low
         }
-        return bytes
+        return Data(bytes)
     }
 
     /// The attribute's value.
