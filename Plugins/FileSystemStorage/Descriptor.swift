@@ -55,6 +55,12 @@ final class Descriptor: Sendable {
 
     /// The names in this directory (without `.` and `..`); names that are not valid UTF-8 are left out.
     func entryNames() throws -> [String] {
+        try entries().map(\.name)
+    }
+
+    /// The entries of this directory (without `.` and `..`), each with its kind when the directory listing tells
+    /// it (`d_type`; `nil` on file systems that leave it unknown); names that are not valid UTF-8 are left out.
+    func entries() throws -> [(name: String, kind: FileStatus.Kind?)] {
         let copy = dup(raw)
         guard copy >= 0, let stream = fdopendir(copy) else {
             if copy >= 0 { _ = close(copy) }
@@ -62,15 +68,22 @@ final class Descriptor: Sendable {
         }
         defer { closedir(stream) }
         rewinddir(stream)
-        var names: [String] = []
+        var entries: [(name: String, kind: FileStatus.Kind?)] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                 String(validatingCString: bytes.baseAddress!.assumingMemoryBound(to: CChar.self))
             }
             guard let name, name != ".", name != ".." else { continue }
-            names.append(name)
+            let kind: FileStatus.Kind?
+            switch Int32(entry.pointee.d_type) {
+            case Int32(DT_REG): kind = .file
+            case Int32(DT_DIR): kind = .directory
+            case Int32(DT_UNKNOWN): kind = nil
+            default: kind = .other
+            }
+            entries.append((name, kind))
         }
-        return names
+        return entries
     }
 
     /// Takes or releases an advisory `flock` on the open file.

@@ -30,8 +30,11 @@ extension FileTree {
     /// The usable entries of a container (regular files and directories; links and devices are left out).
     func children(of id: ItemID) throws -> [StorageItem] {
         let container = try locateContainer(id)
-        return try container.entry.entryNames().compactMap { name in
-            guard let child = try open(name, in: container.entry, path: container.path + [name]) else { return nil }
+        // One pass over the listing; its entry kinds save a `stat` per child.
+        return try container.entry.entries().compactMap { name, kind in
+            guard let child = try open(name, in: container.entry, path: container.path + [name], kind: kind) else {
+                return nil
+            }
             index.record(child.id, at: child.path)
             return try describe(child, parentID: container.id)
         }

@@ -103,10 +103,18 @@ final class FileTree: Sendable {
     }
 
     /// Opens the entry `name` of `parent` (a regular file or a directory, never a link) and identifies it.
-    func open(_ name: String, in parent: Descriptor, path: [String]) throws -> Location? {
-        guard let seen = try parent.status(of: name), seen.kind != .other else { return nil }
-        let flags = seen.kind == .directory ? O_RDONLY | O_DIRECTORY : O_RDONLY
-        let entry = try Descriptor.open(name, in: parent, flags: flags)
+    ///
+    /// - Parameter kind: the entry's kind as the directory listing gave it, which saves a `stat` before the
+    ///   `open`; the open entry's own status decides in any case.
+    func open(_ name: String, in parent: Descriptor, path: [String], kind: FileStatus.Kind? = nil) throws -> Location? {
+        guard let seen = try kind ?? parent.status(of: name)?.kind, seen != .other else { return nil }
+        let flags = seen == .directory ? O_RDONLY | O_DIRECTORY : O_RDONLY
+        let entry: Descriptor
+        do {
+            entry = try Descriptor.open(name, in: parent, flags: flags)
+        } catch let failure as POSIXFailure where kind != nil && [ENOENT, ELOOP, ENOTDIR].contains(failure.errno) {
+            return nil  // removed or replaced since the listing: what a `stat` would have said
+        }
         let status = try entry.status()
         guard status.kind != .other else { return nil }
         return Location(path: path, parent: parent, entry: entry, status: status, id: try identify(entry))

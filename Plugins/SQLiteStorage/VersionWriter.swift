@@ -68,6 +68,8 @@ struct VersionWriter {
         var digest = ContentDigest()
         var chunk = Data(capacity: chunkSize)
         var batch: [Data] = []
+        // Chunk buffers of stored batches, emptied for reuse: a write allocates one batch's worth, not one per chunk.
+        var spare: [Data] = []
         var nextIndex = 0
         var lastFlush = configuration.now()
         for try await var buffer in content {
@@ -81,7 +83,7 @@ struct VersionWriter {
                 }
                 if chunk.count == chunkSize {
                     batch.append(chunk)
-                    chunk = Data(capacity: chunkSize)
+                    chunk = spare.popLast() ?? Data(capacity: chunkSize)
                 }
             }
             // Flush when the batch is full, and now and then during a slow upload to keep the write alive.
@@ -89,7 +91,10 @@ struct VersionWriter {
             if batch.count >= configuration.chunksPerTransaction || idle > configuration.abandonedWriteTimeout / 3 {
                 try await flush(batch, startingAt: nextIndex, into: versionID)
                 nextIndex += batch.count
-                batch.removeAll(keepingCapacity: true)
+                while var stored = batch.popLast() {
+                    stored.removeAll(keepingCapacity: true)
+                    spare.append(stored)
+                }
                 lastFlush = configuration.now()
             }
         }
@@ -98,21 +103,47 @@ struct VersionWriter {
         return Staged(id: versionID, size: digest.byteCount, sha256: digest.finalize())
     }
 
+    /// Stores one batch of chunks and renews the write's expiry, in one transaction committed with
+    /// `synchronous = NORMAL`.
+    ///
+    /// No acknowledged save depends on this commit reaching the disk: the chunks belong to a `writing` version
+    /// that no file points to. The transaction that switches the file to the finished version runs at the
+    /// database's own level (`FULL` by default), and in WAL mode its fsync of the log makes every frame before
+    /// it durable too, these chunks included. A power loss before that commit leaves the old version current
+    /// and, at worst, a prefix of these batches, which garbage collection removes (Docs/benchmarks.md, *Third
+    /// round*).
     private func flush(_ chunks: [Data], startingAt firstIndex: Int, into versionID: Int64) async throws {
         let expiry = configuration.timestamp + configuration.abandonedWriteTimeout
-        try await pool.write { db in
-            try db.execute(
-                sql: "UPDATE file_versions SET write_expires_at = ? WHERE id = ? AND state = 'writing'",
-                arguments: [expiry, versionID])
-            guard db.changesCount == 1 else {
-                throw StorageError(
-                    .io, "The upload stalled so long that its partial content was collected; send it again.")
+        try await pool.writeWithoutTransaction { db in
+            // The writer connection's level (2 = FULL, 3 = EXTRA), restored before the next writer runs.
+            let level = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 2
+            let relaxed = level > 1
+            if relaxed { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+            let stored = Result {
+                try db.inTransaction(.immediate) {
+                    try Self.store(chunks, startingAt: firstIndex, into: versionID, expiry: expiry, db)
+                    return .commit
+                }
             }
-            for (offset, chunk) in chunks.enumerated() {
-                try db.execute(
-                    sql: "INSERT INTO content_chunks (version_id, chunk_index, data) VALUES (?, ?, ?)",
-                    arguments: [versionID, firstIndex + offset, chunk])
-            }
+            if relaxed { try db.execute(sql: "PRAGMA synchronous = \(level)") }
+            try stored.get()
+        }
+    }
+
+    private static func store(
+        _ chunks: [Data], startingAt firstIndex: Int, into versionID: Int64, expiry: Double, _ db: Database
+    ) throws {
+        try db.execute(
+            sql: "UPDATE file_versions SET write_expires_at = ? WHERE id = ? AND state = 'writing'",
+            arguments: [expiry, versionID])
+        guard db.changesCount == 1 else {
+            throw StorageError(
+                .io, "The upload stalled so long that its partial content was collected; send it again.")
+        }
+        let insert = try db.cachedStatement(
+            sql: "INSERT INTO content_chunks (version_id, chunk_index, data) VALUES (?, ?, ?)")
+        for (offset, chunk) in chunks.enumerated() {
+            try insert.execute(arguments: [versionID, firstIndex + offset, chunk])
         }
     }
 }

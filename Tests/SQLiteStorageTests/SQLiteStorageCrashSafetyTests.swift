@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import NIOCore
 import SQLiteStorage
+import Synchronization
 import Testing
 import WOPIStorage
 import WOPITestSupport
@@ -39,6 +40,48 @@ struct SQLiteStorageCrashSafetyTests {
         #expect(try await TestContent.collect(read.body) == TestContent.bytes(seed: 1, 0..<50_000))
         #expect(try await TemporaryDatabaseFile.strayChunks(reopened.database) == 0)
         #expect(try await reopened.database.integrityCheck() == ["ok"])
+    }
+
+    @Test("chunk batches commit with synchronous = NORMAL, the switch to the new version at the database's level")
+    func batchesRelaxSynchronousOnlyForThemselves() async throws {
+        let file = try TemporaryDatabaseFile()
+        let storage = try file.openStorage(small)
+        let root = try await storage.rootContainer(forUser: "alice")
+        let log = StatementLog()
+        try await storage.database.pool.writeWithoutTransaction { db in
+            db.trace { event in
+                if case .statement(let statement) = event { log.append(statement.sql) }
+            }
+        }
+        let stored = try await storage.createFile(
+            named: "doc.bin", in: root.id, content: TestContent.stream(seed: 1, size: 50_000), overwrite: false)
+        try await expectInjectedFailure {
+            _ = try await storage.writeFile(
+                stored.id, content: TestContent.stream(seed: 2, size: 80_000, pieceSize: 5_000, failAfter: 40_000),
+                expectedVersion: nil)
+        }
+
+        // Replay the log: the level in force at each chunk insert and at each switch to a finished version.
+        var level = "FULL"
+        var chunkLevels: Set<String> = []
+        var switchLevels: [String] = []
+        for sql in log.statements {
+            if sql.hasPrefix("PRAGMA synchronous = ") {
+                level = sql.dropFirst("PRAGMA synchronous = ".count) == "NORMAL" ? "NORMAL" : "FULL"
+            } else if sql.hasPrefix("INSERT INTO content_chunks") {
+                chunkLevels.insert(level)
+            } else if sql.contains("SET state = 'complete'") {
+                switchLevels.append(level)
+            }
+        }
+        #expect(chunkLevels == ["NORMAL"])
+        #expect(switchLevels == ["FULL"])
+        // After the write and after the failed one, the writer connection is back at FULL.
+        #expect(level == "FULL")
+        let now = try await storage.database.pool.write { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        #expect(now == 2)
+        #expect(
+            try await TestContent.collect(storage.readFile(stored.id).body) == TestContent.bytes(seed: 1, 0..<50_000))
     }
 
     @Test("a write cancelled mid-body leaves the old version and cleans its chunks at once")
@@ -183,4 +226,13 @@ private func eventually(
         try await Task.sleep(for: .milliseconds(10))
     }
     Issue.record("the condition did not become true in time", sourceLocation: sourceLocation)
+}
+
+/// The SQL a connection ran, in order (from GRDB's trace hook).
+private final class StatementLog: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func append(_ sql: String) { lines.withLock { $0.append(sql) } }
+
+    var statements: [String] { lines.withLock { $0 } }
 }

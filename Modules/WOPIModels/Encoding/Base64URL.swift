@@ -14,7 +14,13 @@ package enum Base64URL {
 
     /// Encodes bytes as unpadded base64url, straight into the string's storage.
     package static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        let input = Array(bytes)
+        // Contiguous bytes (arrays, a string's UTF-8) are read in place; other sequences are copied once.
+        if let encoded = bytes.withContiguousStorageIfAvailable({ encode(buffer: $0) }) { return encoded }
+        return Array(bytes).withUnsafeBufferPointer { encode(buffer: $0) }
+    }
+
+    /// Encodes bytes as unpadded base64url (not generic, so callers in other modules run specialised code).
+    package static func encode(buffer input: UnsafeBufferPointer<UInt8>) -> String {
         let length = (input.count * 4 + 2) / 3
         return String(unsafeUninitializedCapacity: length) { output in
             var index = 0
