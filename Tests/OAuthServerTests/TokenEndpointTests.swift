@@ -154,22 +154,22 @@ struct TokenEndpointTests {
     /// before the server saves the tokens: the timing of two redemptions of one code at the same moment.
     actor ReplayDuringRedemptionStore: OAuthStore {
         let base = InMemoryOAuthStore()
-        func client(_ id: String) async throws -> OAuthClient? { try await base.client(id) }
-        func saveClient(_ client: OAuthClient) async throws { try await base.saveClient(client) }
-        func allClients() async throws -> [OAuthClient] { try await base.allClients() }
-        func saveCode(_ code: OAuthCodeRecord) async throws { try await base.saveCode(code) }
+        func client(_ id: String) async throws -> OAuthClient? { await base.client(id) }
+        func saveClient(_ client: OAuthClient) async throws { await base.saveClient(client) }
+        func allClients() async throws -> [OAuthClient] { await base.allClients() }
+        func saveCode(_ code: OAuthCodeRecord) async throws { await base.saveCode(code) }
         func redeemCode(_ hash: String) async throws -> OAuthRedemption<OAuthCodeRecord>? {
-            let redemption = try await base.redeemCode(hash)
-            if case .first(let record) = redemption { try await base.revokeFamily(record.familyID) }
+            let redemption = await base.redeemCode(hash)
+            if case .first(let record) = redemption { await base.revokeFamily(record.familyID) }
             return redemption
         }
         func saveToken(_ token: OAuthTokenRecord) async throws { try await base.saveToken(token) }
-        func token(_ hash: String) async throws -> OAuthTokenRecord? { try await base.token(hash) }
+        func token(_ hash: String) async throws -> OAuthTokenRecord? { await base.token(hash) }
         func redeemRefreshToken(_ hash: String) async throws -> OAuthRedemption<OAuthTokenRecord>? {
-            try await base.redeemRefreshToken(hash)
+            await base.redeemRefreshToken(hash)
         }
-        func revokeToken(_ hash: String) async throws { try await base.revokeToken(hash) }
-        func revokeFamily(_ familyID: String) async throws { try await base.revokeFamily(familyID) }
+        func revokeToken(_ hash: String) async throws { await base.revokeToken(hash) }
+        func revokeFamily(_ familyID: String) async throws { await base.revokeFamily(familyID) }
     }
 
     @Test("refresh rotates the refresh token; reusing an old one revokes the whole family")

@@ -27,11 +27,13 @@ struct BalancerTests {
                 let header = challenge.header("WWW-Authenticate") ?? ""
                 #expect(header.contains("authorization_uri=\"\(front.url)/oauth2/authorize\""), "\(header)")
             }
-            let counts = front.requestsPerHost()
+            let counts = await front.requestsPerHost(atLeast: requests + 3)
             let addresses = cluster.bases.map { $0.replacingOccurrences(of: "http://", with: "") }
             #expect(Set(counts.keys) == Set(addresses), "\(counts)")
             for address in addresses {
-                #expect(counts[address] == (requests + 3) / 3, "round-robin over 3 hosts: \(counts)")
+                #expect(
+                    counts[address] == (requests + 3) / 3,
+                    "round-robin over 3 hosts: \(counts); nginx's error log: \(front.errorLog())")
             }
         } catch {
             await cluster.stop()

@@ -80,7 +80,7 @@ struct ClusterCLITests {
             }
 
             // Every request went through nginx, and the three hosts shared them (host 2 until it was killed).
-            let perHost = front.requestsPerHost()
+            let perHost = await front.requestsPerHost()
             for base in cluster.bases {
                 #expect(perHost[base.replacingOccurrences(of: "http://", with: ""), default: 0] > 3, "\(perHost)")
             }

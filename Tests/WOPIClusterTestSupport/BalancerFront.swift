@@ -76,17 +76,38 @@ package final class BalancerFront: Sendable {
 
     /// How many requests each host answered so far, by `HOST:PORT` (from the access log; a request nginx retried
     /// on a second host counts for every host it tried).
-    package func requestsPerHost() -> [String: Int] {
-        let log = (try? String(contentsOf: folder.appending("nginx-access.log"), encoding: .utf8)) ?? ""
+    ///
+    /// nginx writes a request's log line after it has sent the response, so a client that has its answer may read
+    /// the log before the line is there: with `atLeast`, this waits (at most 10 s) until the log holds that many
+    /// requests.
+    package func requestsPerHost(atLeast expected: Int = 0) async -> [String: Int] {
+        let deadline = ContinuousClock.now + .seconds(10)
+        var lines = loggedRequests()
+        while lines.count < expected, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+            lines = loggedRequests()
+        }
         var counts: [String: Int] = [:]
-        for line in log.split(separator: "\n") {
-            let fields = line.split(separator: " ", maxSplits: 3)  // status, method, path, the hosts tried
-            guard fields.count == 4 else { continue }
-            for address in fields[3].split(separator: ",") {
+        for hosts in lines {
+            for address in hosts.split(separator: ",") {
                 counts[address.trimmingCharacters(in: .whitespaces), default: 0] += 1
             }
         }
         return counts
+    }
+
+    /// The hosts tried for each request in the access log, in order.
+    private func loggedRequests() -> [Substring] {
+        let log = (try? String(contentsOf: folder.appending("nginx-access.log"), encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ", maxSplits: 3)  // status, method, path, the hosts tried
+            return fields.count == 4 ? fields[3] : nil
+        }
+    }
+
+    /// nginx's error log so far (empty when nothing went wrong), for failure messages.
+    package func errorLog() -> String {
+        (try? String(contentsOf: folder.appending("nginx-error.log"), encoding: .utf8)) ?? ""
     }
 
     /// Kills nginx (SIGKILL: see the type's comment) and removes its folder.

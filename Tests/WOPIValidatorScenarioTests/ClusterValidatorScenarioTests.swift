@@ -14,7 +14,7 @@ struct ClusterValidatorScenarioTests {
     func allGroupsThroughTheBalancer() async throws {
         let counts = try await ValidatorTarget.withCluster { target, cluster in
             await ValidatorGroup.check(Self.groups, on: target, label: "3 hosts on PostgreSQL behind nginx")
-            return (cluster.front?.requestsPerHost() ?? [:], cluster.bases)
+            return (await cluster.front?.requestsPerHost() ?? [:], cluster.bases)
         }
         let (perHost, bases) = counts
         let total = perHost.values.reduce(0, +)
