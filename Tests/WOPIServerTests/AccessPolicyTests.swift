@@ -20,6 +20,11 @@ struct GrantTablePolicy: AccessPolicy {
         info.closeURL = "https://files.example.com/close?for=\(user.id)"
         info.disablePrint = access.permission < .edit
     }
+
+    /// Only users with a grant (and Ana) browse containers.
+    func describe(ecosystem info: inout CheckEcosystemResponse, user: WOPIUser) async throws {
+        info.supportsContainers = user.id == "ana" || grants[user.id] != nil
+    }
 }
 
 /// Who calls, with which token: the rows of the permission table.
@@ -173,6 +178,20 @@ struct AccessPolicyTests {
             #expect(info.userID == caller.user && info.ownerID == "ana")
             #expect(info.closeURL == "https://files.example.com/close?for=\(caller.user)", "the policy's hook ran")
             #expect(info.disablePrint == !writes)
+        }
+    }
+
+    @Test("CheckEcosystem goes through the policy's hook for each user")
+    func checkEcosystemFollowsTheHook() async throws {
+        try await LiveHost.run(policy: GrantTablePolicy()) { live in
+            for (user, browses) in [("ana", true), ("carol", true), ("dave", false)] {
+                let reply = try await HTTP.get(
+                    "\(live.wopiRoot)/ecosystem?access_token=\(live.token(.ecosystem, user: user))")
+                #expect(reply.status == 200)
+                let info = try WOPIJSON.decoder.decode(
+                    CheckEcosystemResponse.self, from: Data(reply.body.readableBytesView))
+                #expect(info.supportsContainers == browses, "\(user)")
+            }
         }
     }
 

@@ -31,6 +31,10 @@ struct HostPagePolicy: AccessPolicy {
         try await inner.describe(container: container, &info, user: user, access: access)
     }
 
+    func describe(ecosystem info: inout CheckEcosystemResponse, user: WOPIUser) async throws {
+        try await inner.describe(ecosystem: &info, user: user)
+    }
+
     func describe(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess) async throws {
         try await inner.describe(file: file, &info, user: user, access: access)
         guard let base = base.url else { return }

@@ -8,7 +8,9 @@ extension WOPIHost {
     ) async throws -> WOPIResponse {
         switch (endpoint, request.method, override) {
         case (.info, .get, _):
-            return try .json(CheckEcosystemResponse(supportsContainers: true))
+            var info = CheckEcosystemResponse(supportsContainers: true)
+            try await policy.describe(ecosystem: &info, user: context.user)
+            return try .json(info)
         case (.rootContainerPointer, .get, _):
             let root = try await storage.rootContainer(forUser: context.user.id)
             return try .json(try await containerPointer(root, context: context))

@@ -43,6 +43,10 @@ public protocol AccessPolicy: Sendable {
         container: ContainerMetadata, _ info: inout CheckContainerInfo, user: WOPIUser, access: ItemAccess
     ) async throws
 
+    /// Adjusts the CheckEcosystem the host built for `user` (for example `SupportsContainers: false` for users who
+    /// may not browse).
+    func describe(ecosystem info: inout CheckEcosystemResponse, user: WOPIUser) async throws
+
     /// The items of other users shared with `user`: the host lists them in a "Shared with me" container in the
     /// user's root, and hides that container while there are none.
     func sharedItems(with user: WOPIUser) async throws -> [StorageItem]
@@ -70,6 +74,9 @@ extension AccessPolicy {
     public func describe(
         container: ContainerMetadata, _ info: inout CheckContainerInfo, user: WOPIUser, access: ItemAccess
     ) async throws {}
+
+    /// Leaves CheckEcosystem as the host built it.
+    public func describe(ecosystem info: inout CheckEcosystemResponse, user: WOPIUser) async throws {}
 
     /// Nothing is shared with anyone.
     public func sharedItems(with user: WOPIUser) async throws -> [StorageItem] { [] }
