@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import WOPITestSupport
 
 /// Debian's nginx (`/usr/sbin/nginx`) in front of a cluster's hosts, configured from `scripts/cluster-nginx.conf`
@@ -18,7 +18,7 @@ package final class BalancerFront: Sendable {
     /// The front's base URL (`http://127.0.0.1:PORT`).
     package let url: String
     private let folder: TemporaryDirectory
-    private let process = Mutex<Process?>(nil)
+    private let process = NIOLockedValueBox<Process?>(nil)
 
     private init(url: String, folder: TemporaryDirectory) {
         self.url = url
@@ -60,7 +60,7 @@ package final class BalancerFront: Sendable {
         child.standardError = FileHandle.nullDevice
         try child.run()
         ChildProcesses.register(child.processIdentifier)
-        process.withLock { $0 = child }
+        process.withLockedValue { $0 = child }
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if LoopbackPort.accepts(port) { return }
@@ -112,7 +112,7 @@ package final class BalancerFront: Sendable {
 
     /// Kills nginx (SIGKILL: see the type's comment) and removes its folder.
     package func stop() async {
-        guard let child = process.withLock({ $0 }) else { return }
+        guard let child = process.withLockedValue({ $0 }) else { return }
         if child.isRunning { kill(child.processIdentifier, SIGKILL) }
         while child.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
         ChildProcesses.unregister(child.processIdentifier)

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import PostgresNIO
 import PostgresStorage
-import Synchronization
 import WOPITestSupport
 
 /// A real PostgreSQL server from Debian's packages (`postgresql-15`), started for the tests: `initdb` in a
@@ -21,8 +21,8 @@ package final class PostgresServer: Sendable {
 
     package let directory: URL
     package let port: Int
-    private let process = Mutex<Process?>(nil)
-    private let databaseCount = Mutex(0)
+    private let process = NIOLockedValueBox<Process?>(nil)
+    private let databaseCount = NIOLockedValueBox(0)
     private let logFile: URL
 
     private init(directory: URL, port: Int) {
@@ -74,7 +74,7 @@ package final class PostgresServer: Sendable {
         child.standardError = log
         try child.run()
         ChildProcesses.register(child.processIdentifier)
-        process.withLock { $0 = child }
+        process.withLockedValue { $0 = child }
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             let printed = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
@@ -87,7 +87,7 @@ package final class PostgresServer: Sendable {
 
     /// Stops the server (PostgreSQL's fast shutdown: connections are cut, committed data kept).
     package func stop() async {
-        guard let child = process.withLock({ $0 }) else { return }
+        guard let child = process.withLockedValue({ $0 }) else { return }
         if child.isRunning { kill(child.processIdentifier, SIGINT) }
         while child.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
         ChildProcesses.unregister(child.processIdentifier)
@@ -95,7 +95,7 @@ package final class PostgresServer: Sendable {
 
     /// A new empty database in this server, and the configuration to reach it.
     package func makeDatabase(poolSize: Int = 4) async throws -> PostgresPool.Configuration {
-        let name = "test_\(databaseCount.withLock { count in count += 1; return count })"
+        let name = "test_\(databaseCount.withLockedValue { count in count += 1; return count })"
         let admin = PostgresPool.Configuration(
             host: "127.0.0.1", port: port, username: Self.role, database: "postgres", poolSize: 1)
         let database = try await PostgresPool.open(admin, logger: Self.logger)
