@@ -24,12 +24,9 @@ struct OAuthStoreConformanceTests {
     }
 
     /// A store whose code redemption reads, suspends, then writes: racing callers can all redeem first.
-    actor RacyStore: OAuthStore {
-        let base = InMemoryOAuthStore()
+    actor RacyStore: ForwardingOAuthStore {
+        nonisolated let base = InMemoryOAuthStore()
         var codes: [String: OAuthCodeRecord] = [:]
-        func client(_ id: String) async throws -> OAuthClient? { await base.client(id) }
-        func saveClient(_ client: OAuthClient) async throws { await base.saveClient(client) }
-        func allClients() async throws -> [OAuthClient] { await base.allClients() }
         func saveCode(_ code: OAuthCodeRecord) { codes[code.hash] = code }
         func redeemCode(_ hash: String) async -> OAuthRedemption<OAuthCodeRecord>? {
             guard let code = codes[hash] else { return nil }
@@ -38,13 +35,6 @@ struct OAuthStoreConformanceTests {
             codes[hash]?.isRedeemed = true
             return .first(code)
         }
-        func saveToken(_ token: OAuthTokenRecord) async throws { try await base.saveToken(token) }
-        func token(_ hash: String) async throws -> OAuthTokenRecord? { await base.token(hash) }
-        func redeemRefreshToken(_ hash: String) async throws -> OAuthRedemption<OAuthTokenRecord>? {
-            await base.redeemRefreshToken(hash)
-        }
-        func revokeToken(_ hash: String) async throws { await base.revokeToken(hash) }
-        func revokeFamily(_ familyID: String) async throws { await base.revokeFamily(familyID) }
     }
 
     @Test("the kit fails a store whose code redemption is not atomic")

@@ -152,24 +152,13 @@ struct TokenEndpointTests {
 
     /// An in-memory store where another host's replay revokes the family right after a code's first redemption,
     /// before the server saves the tokens: the timing of two redemptions of one code at the same moment.
-    actor ReplayDuringRedemptionStore: OAuthStore {
-        let base = InMemoryOAuthStore()
-        func client(_ id: String) async throws -> OAuthClient? { await base.client(id) }
-        func saveClient(_ client: OAuthClient) async throws { await base.saveClient(client) }
-        func allClients() async throws -> [OAuthClient] { await base.allClients() }
-        func saveCode(_ code: OAuthCodeRecord) async throws { await base.saveCode(code) }
+    actor ReplayDuringRedemptionStore: ForwardingOAuthStore {
+        nonisolated let base = InMemoryOAuthStore()
         func redeemCode(_ hash: String) async throws -> OAuthRedemption<OAuthCodeRecord>? {
             let redemption = await base.redeemCode(hash)
             if case .first(let record) = redemption { await base.revokeFamily(record.familyID) }
             return redemption
         }
-        func saveToken(_ token: OAuthTokenRecord) async throws { try await base.saveToken(token) }
-        func token(_ hash: String) async throws -> OAuthTokenRecord? { await base.token(hash) }
-        func redeemRefreshToken(_ hash: String) async throws -> OAuthRedemption<OAuthTokenRecord>? {
-            await base.redeemRefreshToken(hash)
-        }
-        func revokeToken(_ hash: String) async throws { await base.revokeToken(hash) }
-        func revokeFamily(_ familyID: String) async throws { await base.revokeFamily(familyID) }
     }
 
     @Test("refresh rotates the refresh token; reusing an old one revokes the whole family")
