@@ -221,10 +221,7 @@ private func expectInjectedFailure(
 private func eventually(
     sourceLocation: SourceLocation = #_sourceLocation, _ condition: () async throws -> Bool
 ) async throws {
-    for _ in 0..<300 {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(10))
-    }
+    guard try await !Polling.until(every: .milliseconds(10), condition) else { return }
     Issue.record("the condition did not become true in time", sourceLocation: sourceLocation)
 }
 

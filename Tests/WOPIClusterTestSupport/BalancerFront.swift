@@ -61,31 +61,30 @@ package final class BalancerFront: Sendable {
         try child.run()
         ChildProcesses.register(child.processIdentifier)
         process.withLockedValue { $0 = child }
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if LoopbackPort.accepts(port) { return }
+        let listening = try await Polling.until {
+            if LoopbackPort.accepts(port) { return true }
             guard child.isRunning else {
                 let log = (try? String(contentsOf: errorLog, encoding: .utf8)) ?? ""
                 throw HostProcessError("nginx exited on start (\(child.terminationStatus)):\n\(log)")
             }
-            try await Task.sleep(for: .milliseconds(20))
+            return false
         }
+        if listening { return }
         await stop()
-        throw HostProcessError("nginx did not listen on port \(port) within 30 s; its log is in \(errorLog.path).")
+        throw HostProcessError("nginx did not listen on port \(port) within a minute; its log is in \(errorLog.path).")
     }
 
     /// How many requests each host answered so far, by `HOST:PORT` (from the access log; a request nginx retried
     /// on a second host counts for every host it tried).
     ///
     /// nginx writes a request's log line after it has sent the response, so a client that has its answer may read
-    /// the log before the line is there: with `atLeast`, this waits (at most 10 s) until the log holds that many
-    /// requests.
+    /// the log before the line is there: with `atLeast`, this waits (``Polling/patience`` at most) until the log
+    /// holds that many requests.
     package func requestsPerHost(atLeast expected: Int = 0) async -> [String: Int] {
-        let deadline = ContinuousClock.now + .seconds(10)
         var lines = loggedRequests()
-        while lines.count < expected, ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
+        _ = try? await Polling.until {
             lines = loggedRequests()
+            return lines.count >= expected
         }
         var counts: [String: Int] = [:]
         for hosts in lines {

@@ -75,13 +75,13 @@ package final class PostgresServer: Sendable {
         try child.run()
         ChildProcesses.register(child.processIdentifier)
         process.withLockedValue { $0 = child }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
+        let ready = try await Polling.until(every: .milliseconds(50)) {
             let printed = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-            if printed.contains("database system is ready to accept connections") { return }
+            if printed.contains("database system is ready to accept connections") { return true }
             guard child.isRunning else { throw HostProcessError("PostgreSQL exited on start:\n\(printed)") }
-            try await Task.sleep(for: .milliseconds(50))
+            return false
         }
+        if ready { return }
         throw HostProcessError("PostgreSQL did not start within a minute; its log is in \(logFile.path).")
     }
 

@@ -88,18 +88,6 @@ import WOPITestSupport
         return paths
     }
 
-    /// Waits (up to `timeout`) until `condition` holds; for what a separate process does in its own time.
-    static func eventually(
-        timeout: Duration = .seconds(15), _ condition: () async throws -> Bool
-    ) async throws -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if try await condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return try await condition()
-    }
-
     // MARK: - Disk full
 
     @Test(
@@ -119,7 +107,7 @@ import WOPITestSupport
             #expect(serverError.contains("disk is full"), "X-WOPI-ServerError: \(serverError)")
             #expect(try await host.servedVersion() == 0, "the previous content is intact")
             #expect(try await host.currentLock() == Self.lock, "the lock is kept")
-            let cleaned = try await Self.eventually { host.storedFiles == before }
+            let cleaned = try await Polling.until { host.storedFiles == before }
             #expect(cleaned, "files left behind: \(host.storedFiles.subtracting(before))")
 
             try await disk.resize(megabytes: 160)
@@ -160,7 +148,7 @@ import WOPITestSupport
             await #expect(throws: (any Error).self, "a PutFile whose body stops halfway fails") {
                 try await host.client.putFile(host.file, lock: Self.lock, body: half, length: whole.size, at: host.base)
             }
-            let cleaned = try await Self.eventually { host.storedFiles == before }
+            let cleaned = try await Polling.until { host.storedFiles == before }
             #expect(cleaned, "files left behind: \(host.storedFiles.subtracting(before))")
             #expect(try await host.servedVersion() == 0, "the old content is intact")
             #expect(try await host.currentLock() == Self.lock, "the lock is kept")

@@ -6,7 +6,7 @@ import WOPITestSupport
 
 @Suite("Native app sign-in against a real authorization server")
 struct NativeAppAuthorizerTests {
-    let authorizer = NativeAppAuthorizer(timeout: .seconds(10), logger: quietLogger)
+    let authorizer = NativeAppAuthorizer(timeout: Polling.patience, logger: quietLogger)
 
     /// Runs the whole flow with a scripted browser; returns the outcome and what the browser tab showed.
     private func signIn(

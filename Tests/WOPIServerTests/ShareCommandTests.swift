@@ -10,10 +10,13 @@ import WOPITestSupport
     func sharingFromTheCommandLine(_ storage: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let data = directory.url.path
         let host = try HostProcess(dataDirectory: directory.url, demo: false, extraArguments: ["--storage", storage])
-        _ = try await host.waitUntilListening()
-        defer { Task { _ = await host.stop() } }
+        try await host.serving { _ in try await share(in: directory) }
+    }
+
+    /// The README's sharing steps, while the host serves `directory`.
+    func share(in directory: TemporaryDirectory) async throws {
+        let data = directory.url.path
         func wopiHost(_ arguments: [String], input: String? = nil) async throws -> String {
             try await HostProcess.run(arguments + ["--data", data], input: input)
         }

@@ -8,9 +8,11 @@ import WOPITestSupport
     @Test func aShareLinkSignsTheVisitorInAndSharesTheItem() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let process = try HostProcess(dataDirectory: directory.url)
-        let host = try await process.waitUntilListening()
-        defer { Task { _ = await process.stop() } }
+        try await HostProcess(dataDirectory: directory.url).serving { host in try await visit(host, directory) }
+    }
+
+    /// The owner's links, opened by Bob, while the host at `host` serves `directory`.
+    func visit(_ host: String, _ directory: TemporaryDirectory) async throws {
         _ = try await HostProcess.run(
             ["user", "add", "bob", "--data", directory.url.path, "--password-stdin"], input: "bob-pw\n")
 

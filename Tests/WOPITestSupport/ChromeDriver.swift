@@ -147,16 +147,15 @@ public struct ChromeDriver: Sendable {
         try await command(.POST, "/element/\(try await element(selector))/click")
     }
 
-    /// Waits (10 s at most) until the current URL satisfies `condition`, and returns it.
+    /// Waits (``Polling/patience`` at most) until the current URL satisfies `condition`, and returns it.
     public func waitForURL(_ condition: (String) -> Bool) async throws -> String {
-        let deadline = ContinuousClock.now + .seconds(10)
         var url = ""
-        while ContinuousClock.now < deadline {
+        let reached = try await Polling.first(every: .milliseconds(100)) {
             url = try await currentURL()
-            if condition(url) { return url }
-            try await Task.sleep(for: .milliseconds(100))
+            return condition(url) ? url : nil
         }
-        throw Failure(description: "the browser stayed at \(url)")
+        guard let reached else { throw Failure(description: "the browser stayed at \(url)") }
+        return reached
     }
 
     /// Runs `script` (a function body; `arguments[0]`… are `arguments`) in the current frame and returns its result.
@@ -165,14 +164,11 @@ public struct ChromeDriver: Sendable {
         try await command(.POST, "/execute/sync", ["script": script, "args": arguments])
     }
 
-    /// Waits (10 s at most) until `script` returns `true` in the current frame.
+    /// Waits (``Polling/patience`` at most) until `script` returns `true` in the current frame.
     public func waitFor(_ script: String, _ what: String) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if try await execute(script) as? Bool == true { return }
-            try await Task.sleep(for: .milliseconds(100))
+        guard try await Polling.until(every: .milliseconds(100), { try await execute(script) as? Bool == true }) else {
+            throw Failure(description: "timed out waiting for \(what)")
         }
-        throw Failure(description: "timed out waiting for \(what)")
     }
 
     /// Makes the iframe matching a CSS selector the current frame.

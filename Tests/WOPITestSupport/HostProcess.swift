@@ -53,16 +53,30 @@ public final class HostProcess: Sendable {
     public var printed: String { output.text.withLock { $0 } }
 
     /// Waits (up to `timeout`) for `listening on URL` and returns the URL.
-    public func waitUntilListening(timeout: Duration = .seconds(60)) async throws -> String {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+    public func waitUntilListening(timeout: Duration = Polling.patience) async throws -> String {
+        let url = try await Polling.first(within: timeout) { () throws -> String? in
             if let line = printed.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) {
                 return String(line.dropFirst("listening on ".count))
             }
             guard process.isRunning else { throw HostProcessError("wopi-host exited early:\n\(printed)") }
-            try await Task.sleep(for: .milliseconds(20))
+            return nil
         }
+        if let url { return url }
         throw HostProcessError("wopi-host did not start within \(timeout):\n\(printed)")
+    }
+
+    /// Runs `body` with the host's URL once it listens, then stops the host and waits for it to exit, whether `body`
+    /// returned or threw. A test removes its data directory only after that: a host that is stopping writes its
+    /// stores one last time, and a directory removed under it is left half there.
+    public func serving<T>(_ body: (String) async throws -> T) async throws -> T {
+        do {
+            let result = try await body(try await waitUntilListening())
+            await stop()
+            return result
+        } catch {
+            await stop()
+            throw error
+        }
     }
 
     /// Sends `signal` and waits for the process to exit; returns its exit status (the signal number if killed).

@@ -47,14 +47,9 @@ struct MountFixture: Sendable {
             named: name, in: parent ?? root, content: ByteStream(buffer: ByteBuffer(string: text)), overwrite: false)
     }
 
-    /// Waits (up to 5 s) until `condition` holds; returns whether it did.
-    func eventually(_ condition: @Sendable () async throws -> Bool) async rethrows -> Bool {
-        let end = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < end {
-            if try await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return try await condition()
+    /// Waits (``Polling/patience`` at most) until `condition` holds; returns whether it did.
+    func eventually(_ condition: @Sendable () async throws -> Bool) async -> Bool {
+        (try? await Polling.until(condition)) ?? false
     }
 
     /// Whether the mount point is a mount right now (per /proc/self/mountinfo).

@@ -27,13 +27,13 @@ final class WriteLockHolder {
 
     /// Waits until the transaction holds the lock; fails when python3 exits first.
     func waitUntilHeld() async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !FileManager.default.fileExists(atPath: marker.path) {
-            guard process.isRunning, ContinuousClock.now < deadline else {
+        let held = try await Polling.until {
+            guard process.isRunning || FileManager.default.fileExists(atPath: marker.path) else {
                 throw HostProcessError("python3 could not take the SQLite write lock (is python3 installed?)")
             }
-            try await Task.sleep(for: .milliseconds(20))
+            return FileManager.default.fileExists(atPath: marker.path)
         }
+        guard held else { throw HostProcessError("python3 did not take the SQLite write lock within a minute") }
     }
 
     /// Ends the process; its transaction rolls back and the lock is free.

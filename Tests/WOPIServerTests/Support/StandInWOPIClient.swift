@@ -64,13 +64,9 @@ final class StandInWOPIClient: Sendable {
         }
     }
 
-    /// Waits (10 s at most) until `condition` holds for the state.
+    /// Waits (``Polling/patience`` at most) until `condition` holds for the state.
     func wait(for what: String, _ condition: @escaping @Sendable (State) -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if state.withLock({ condition($0) }) { return }
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        guard try await !Polling.until(every: .milliseconds(50), { state.withLock { condition($0) } }) else { return }
         throw ChromeDriver.Failure(description: "the stand-in WOPI client never saw \(what): \(state.withLock { $0 })")
     }
 
