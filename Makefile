@@ -8,6 +8,8 @@ NICE ?= nice -n 15
 # The suites that start their own PostgreSQL, host processes and nginx, and time their failures: a test process of
 # their own in every run.
 OWN_PROCESS = 'PostgresTests|ClusterValidatorScenarioTests'
+# swift test, with a failing pass's failures printed again at its end (where a CI log's tail shows them).
+TEST = SWIFT=$(SWIFT) scripts/swift-test.sh
 
 .PHONY: run test build lint format deps test-deps bench bench-smoke fuzz fuzz-smoke fuzz-build test-asan test-tsan docs
 
@@ -23,10 +25,10 @@ run: deps
 ## through nginx over 3 hosts), which start their own servers, host processes and balancer and time their failures.
 test: test-deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip FUSEMountTests --skip AllocationTests --skip $(OWN_PROCESS)
-	$(SWIFT) test --skip-build --filter $(OWN_PROCESS)
-	$(SWIFT) test --skip-build --filter FUSEMountTests
-	$(SWIFT) test --skip-build --filter AllocationTests
+	$(TEST) --skip-build --skip FUSEMountTests --skip AllocationTests --skip $(OWN_PROCESS)
+	$(TEST) --skip-build --filter $(OWN_PROCESS)
+	$(TEST) --skip-build --filter FUSEMountTests
+	$(TEST) --skip-build --filter AllocationTests
 	SWIFT=$(SWIFT) scripts/build-docs.sh
 	$(MAKE) bench-smoke
 	$(MAKE) fuzz-smoke
@@ -64,15 +66,15 @@ fuzz-build:
 test-asan: export ASAN_OPTIONS = detect_leaks=0
 test-asan: test-deps
 	$(NICE) $(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --skip FUSEMountTests --skip $(OWN_PROCESS)
-	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter $(OWN_PROCESS)
-	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan --filter FUSEMountTests
+	$(TEST) --skip-build --sanitize=address --scratch-path .build-asan --skip FUSEMountTests --skip $(OWN_PROCESS)
+	$(TEST) --skip-build --sanitize=address --scratch-path .build-asan --filter $(OWN_PROCESS)
+	$(TEST) --skip-build --sanitize=address --scratch-path .build-asan --filter FUSEMountTests
 
 test-tsan: test-deps
 	$(NICE) $(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
-	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --skip FUSEMountTests --skip $(OWN_PROCESS)
-	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter $(OWN_PROCESS)
-	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan --filter FUSEMountTests
+	$(TEST) --skip-build --sanitize=thread --scratch-path .build-tsan --skip FUSEMountTests --skip $(OWN_PROCESS)
+	$(TEST) --skip-build --sanitize=thread --scratch-path .build-tsan --filter $(OWN_PROCESS)
+	$(TEST) --skip-build --sanitize=thread --scratch-path .build-tsan --filter FUSEMountTests
 
 build: deps
 	$(SWIFT) build --build-tests
