@@ -42,6 +42,7 @@ package final class PostgresServer: Sendable {
         let directory = URL(fileURLWithPath: NSTemporaryDirectory())
             .appendingPathComponent("wopikit-pg-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        ChildProcesses.removeAtExit(directory)
         let server = PostgresServer(directory: directory, port: try LoopbackPort.free())
         try server.handOver(directory)
         let result = try await ChildProcess.run(

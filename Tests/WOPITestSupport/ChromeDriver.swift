@@ -32,9 +32,13 @@ public struct ChromeDriver: Sendable {
                 description: "\(path) is missing: `make test` installs it (scripts/install-deps.sh --test installs "
                     + "the chromium and chromium-driver packages).")
         }
+        // Chromium's profile and singleton folders go to a temporary directory of the test's own, removed at the
+        // end: chromedriver leaves them in $TMPDIR when it is killed (a few MB per browser, on every run).
+        let scratch = try TemporaryDirectory()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: chromedriver)
         process.arguments = ["--port=0"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch.url.path]) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
@@ -43,6 +47,7 @@ public struct ChromeDriver: Sendable {
             // chromedriver may ignore SIGTERM while it winds down; the session (and so Chromium) is closed already.
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
+            scratch.remove()
         }
         let port = try await readPort(from: pipe.fileHandleForReading)
         let baseURL = "http://127.0.0.1:\(port)"
@@ -78,7 +83,7 @@ public struct ChromeDriver: Sendable {
         }
     }
 
-    /// Reads chromedriver's "started successfully on port N" line (10 s at most).
+    /// Reads chromedriver's "started successfully on port N" line (``Polling/patience`` at most).
     private static func readPort(from handle: FileHandle) async throws -> Int {
         let output = try await withThrowingTaskGroup(of: String.self) { group in
             group.addTask {
@@ -91,8 +96,8 @@ public struct ChromeDriver: Sendable {
                 return text
             }
             group.addTask {
-                try await Task.sleep(for: .seconds(10))
-                throw Failure(description: "chromedriver did not start within 10 s")
+                try await Task.sleep(for: Polling.patience)
+                throw Failure(description: "chromedriver did not start within \(Polling.patience)")
             }
             let first = try await group.next() ?? ""
             group.cancelAll()
