@@ -27,9 +27,14 @@ public enum TestHTTP {
         }
     }
 
-    /// The shared client: no redirects.
+    /// The shared client: no redirects. A request waits for a connection (its own, or a free one of the 16 a host
+    /// may have at once) up to ``Polling/patience``, not AsyncHTTPClient's 10 s: a test that sends a flood of
+    /// requests on a loaded machine queues for connections longer than that.
     public static let client = HTTPClient(
-        eventLoopGroupProvider: .singleton, configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
+        eventLoopGroupProvider: .singleton,
+        configuration: HTTPClient.Configuration(
+            redirectConfiguration: .disallow, timeout: .init(connect: TimeAmount(Polling.patience)),
+            connectionPool: .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: 16)))
 
     /// Sends one request with `headers` in order and `body` (if any), and collects the answer (up to 64 MiB).
     public static func send(

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import WOPIModels
 import WOPIStorage
+import WOPITestSupport
 
 /// A WOPI client for stress tests, over its own AsyncHTTPClient with room for many requests in flight.
 ///
@@ -27,7 +28,7 @@ final class WOPIClient: Sendable {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(
             idleTimeout: .seconds(30), concurrentHTTP1ConnectionsPerHostSoftLimit: connections)
-        configuration.timeout = .init(connect: .seconds(5))
+        configuration.timeout = .init(connect: TimeAmount(Polling.patience))
         http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }
 
