@@ -23,6 +23,11 @@ public final class AsyncHTTPClientTransport: WOPITransport {
 
     /// The configuration used by ``init(configuration:)`` by default: redirects off, a 10 s connect timeout and
     /// a 120 s idle read timeout (a stalled transfer fails instead of hanging).
+    ///
+    /// AsyncHTTPClient opens at most 8 connections to a host by default and queues the requests beyond them; the
+    /// connect timeout also bounds that wait, so a request queued for 10 s fails with
+    /// `HTTPClientError.getConnectionFromPoolTimeout`. An app that sends many requests to one host at once raises
+    /// `connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit` or the connect timeout in its configuration.
     public static var defaultConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
