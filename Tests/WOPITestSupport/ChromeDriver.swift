@@ -41,7 +41,8 @@ public struct ChromeDriver: Sendable {
         process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch.url.path]) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+        process.standardError = pipe
+        let output = ProcessOutput(pipe)
         try process.run()
         defer {
             // chromedriver may ignore SIGTERM while it winds down; the session (and so Chromium) is closed already.
@@ -49,7 +50,7 @@ public struct ChromeDriver: Sendable {
             process.waitUntilExit()
             scratch.remove()
         }
-        let port = try await readPort(from: pipe.fileHandleForReading)
+        let port = try await listeningPort(of: process, printing: output)
         let baseURL = "http://127.0.0.1:\(port)"
         let created = try await call(
             baseURL, .POST, "/session",
@@ -83,28 +84,19 @@ public struct ChromeDriver: Sendable {
         }
     }
 
-    /// Reads chromedriver's "started successfully on port N" line (``Polling/patience`` at most).
-    private static func readPort(from handle: FileHandle) async throws -> Int {
-        let output = try await withThrowingTaskGroup(of: String.self) { group in
-            group.addTask {
-                var text = ""
-                while !text.contains("started successfully on port") || !text.hasSuffix("\n") {
-                    let data = handle.availableData
-                    if data.isEmpty { break }
-                    text += String(decoding: data, as: UTF8.self)
-                }
-                return text
+    /// Waits (``Polling/patience`` at most) for chromedriver's "started successfully on port N" line and returns N;
+    /// fails at once, with what it printed, if chromedriver exits first.
+    private static func listeningPort(of process: Process, printing output: ProcessOutput) async throws -> Int {
+        let port = try await Polling.first { () throws -> Int? in
+            let printed = output.printed
+            if let match = printed.firstMatch(of: /successfully on port (\d+)/), let port = Int(match.1) { return port }
+            guard process.isRunning else {
+                throw Failure(description: "chromedriver exited (\(process.terminationStatus)) on start: \(printed)")
             }
-            group.addTask {
-                try await Task.sleep(for: Polling.patience)
-                throw Failure(description: "chromedriver did not start within \(Polling.patience)")
-            }
-            let first = try await group.next() ?? ""
-            group.cancelAll()
-            return first
+            return nil
         }
-        guard let match = output.firstMatch(of: /successfully on port (\d+)/), let port = Int(match.1) else {
-            throw Failure(description: "chromedriver did not report its port: \(output)")
+        guard let port else {
+            throw Failure(description: "chromedriver did not start within \(Polling.patience): \(output.printed)")
         }
         return port
     }

@@ -11,7 +11,7 @@ public final class HostProcess: Sendable {
     public let process: Process
     /// The `--data` directory it serves.
     public let dataDirectory: URL
-    private let output = OutputBuffer()
+    private let output: ProcessOutput
 
     /// Starts `wopi-host serve --port 0` on `dataDirectory`, with `--demo` unless `demo` is false; call
     /// ``waitUntilListening(timeout:)`` next.
@@ -34,14 +34,7 @@ public final class HostProcess: Sendable {
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
-        pipe.fileHandleForReading.readabilityHandler = { [output] handle in
-            let data = handle.availableData
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                return
-            }
-            output.text.withLock { $0 += String(decoding: data, as: UTF8.self) }
-        }
+        output = ProcessOutput(pipe)
         try process.run()
         ChildProcesses.register(process.processIdentifier)
     }
@@ -50,7 +43,7 @@ public final class HostProcess: Sendable {
     public var pid: Int32 { process.processIdentifier }
 
     /// Everything the process printed so far.
-    public var printed: String { output.text.withLock { $0 } }
+    public var printed: String { output.printed }
 
     /// Waits (up to `timeout`) for `listening on URL` and returns the URL.
     public func waitUntilListening(timeout: Duration = Polling.patience) async throws -> String {
@@ -98,9 +91,4 @@ public final class HostProcess: Sendable {
         }
         return result.output
     }
-}
-
-/// What a child process printed, shared with its pipe's reader.
-private final class OutputBuffer: Sendable {
-    let text = Mutex("")
 }
