@@ -103,10 +103,13 @@ public struct ChromeDriver: Sendable {
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             let logged = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").suffix(600)
-            attempts.append(
+            let failure =
                 port == nil
-                    ? "did not start within \(Polling.patience): \(output.printed) \(logged)"
-                    : "exited (\(process.terminationStatus)): \(output.printed) \(logged)")
+                ? "did not start within \(Polling.patience): \(output.printed) \(logged)"
+                : "exited (\(process.terminationStatus)): \(output.printed) \(logged)"
+            attempts.append(failure)
+            // Said in the test log, so how often chromedriver needs a second start stays visible.
+            FileHandle.standardError.write(Data("chromedriver start \(attempt) of 3 failed: \(failure)\n".utf8))
         }
         throw Failure(description: "chromedriver failed to start 3 times: " + attempts.joined(separator: " | "))
     }
