@@ -28,10 +28,11 @@ final class WriteLockHolder {
     /// Waits until the transaction holds the lock; fails when python3 exits first.
     func waitUntilHeld() async throws {
         let held = try await Polling.until {
-            guard process.isRunning || FileManager.default.fileExists(atPath: marker.path) else {
+            let held = FileManager.default.fileExists(atPath: marker.path)
+            guard held || process.isRunning else {
                 throw HostProcessError("python3 could not take the SQLite write lock (is python3 installed?)")
             }
-            return FileManager.default.fileExists(atPath: marker.path)
+            return held
         }
         guard held else { throw HostProcessError("python3 did not take the SQLite write lock within a minute") }
     }
