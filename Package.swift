@@ -56,6 +56,7 @@ let package = Package(
         .library(name: "WOPIStorageConformance", targets: ["WOPIStorageConformance"]),
         .library(name: "WOPIServerConformance", targets: ["WOPIServerConformance"]),
         .library(name: "WOPIOAuthConformance", targets: ["WOPIOAuthConformance"]),
+        .library(name: "WOPIHTTPEdge", targets: ["WOPIHTTPEdge"]),
         .library(name: "WOPIServer", targets: ["WOPIServer"]),
         .library(name: "WOPIServerHummingbird", targets: ["WOPIServerHummingbird"]),
         .library(name: "WOPIOAuthCore", targets: ["WOPIOAuthCore"]),
@@ -125,10 +126,22 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "WOPIHTTPEdge",
+            dependencies: [
+                "WOPIModels", "WOPIStorage",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Modules/WOPIHTTPEdge",
+            swiftSettings: swiftSettings + strictImports
+        ),
+        .target(
             name: "WOPIServer",
             dependencies: [
                 "WOPIModels",
                 "WOPIStorage",
+                "WOPIHTTPEdge",
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -153,6 +166,7 @@ let package = Package(
                 "WOPIModels",
                 "WOPIOAuthCore",
                 "WOPIServer",
+                "WOPIHTTPEdge",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -166,7 +180,7 @@ let package = Package(
             dependencies: [
                 "WOPIStorage", .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                "WOPIServer",
+                "WOPIServer", "WOPIHTTPEdge",
                 .hummingbird(),
             ],
             path: "Modules/WOPIServerHummingbird",
@@ -192,6 +206,7 @@ let package = Package(
             dependencies: [
                 "WOPIModels",
                 "WOPIStorage",
+                "WOPIHTTPEdge",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -300,6 +315,7 @@ let package = Package(
                 "WOPIStorage", .product(name: "NIOCore", package: "swift-nio"),
                 "WOPIModels",
                 "WOPIServer",
+                "WOPIHTTPEdge",
                 "WOPIAuthorizationServer",
                 "WOPIServerHummingbird",
                 "FileSystemStorage",
@@ -484,7 +500,7 @@ let package = Package(
         .testTarget(
             name: "AllocationTests",
             dependencies: [
-                "CMallocCounter", "WOPIServer", "WOPIStorage", "SQLiteStorage", "SQLiteServerStores",
+                "CMallocCounter", "WOPIServer", "WOPIHTTPEdge", "WOPIStorage", "SQLiteStorage", "SQLiteServerStores",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -499,7 +515,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 "WOPITestSupport",
-                "WOPIServer", "WOPIServerHummingbird", "FileSystemStorage", "wopi-host",
+                "WOPIServer", "WOPIHTTPEdge", "WOPIServerHummingbird", "FileSystemStorage", "wopi-host",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

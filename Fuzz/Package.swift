@@ -31,6 +31,7 @@ let package = Package(
                 "CLibFuzzer",
                 .product(name: "WOPIModels", package: wopiKit),
                 .product(name: "WOPIServer", package: wopiKit),
+                .product(name: "WOPIHTTPEdge", package: wopiKit),
                 .product(name: "WOPIOAuth", package: wopiKit),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

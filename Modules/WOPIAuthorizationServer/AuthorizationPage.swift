@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import NIOCore
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
 import WOPIServer
@@ -60,11 +61,11 @@ enum AuthorizationPage {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        headers[HTTPField.Name("Pragma")!] = "no-cache"
+        headers[.pragma] = "no-cache"
         headers[.contentSecurityPolicy] = contentSecurityPolicy(formAction: formAction)
-        headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        headers[.xFrameOptions] = "DENY"
         headers[.xContentTypeOptions] = "nosniff"
-        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        headers[.referrerPolicy] = "no-referrer"
         if let cookie { headers[.setCookie] = cookie }
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         return WOPIResponse(status: status, headers: headers, body: .buffer(ByteBuffer(string: html)))

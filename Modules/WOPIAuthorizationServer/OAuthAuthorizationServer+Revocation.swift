@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
 import WOPIServer

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Logging
+import WOPIHTTPEdge
 import WOPIServer
 
 extension OAuthAuthorizationServer {
@@ -25,7 +26,7 @@ extension OAuthAuthorizationServer {
     /// proxy (``SignInThrottlePolicy/trustsForwardedFor``).
     func clientAddress(of request: WOPIRequest) -> String? {
         if configuration.signInThrottle.trustsForwardedFor,
-            let forwarded = request.headers[values: HTTPField.Name("X-Forwarded-For")!].last?.split(separator: ",")
+            let forwarded = request.headers[values: .xForwardedFor].last?.split(separator: ",")
                 .last?.trimmingCharacters(in: .whitespaces), !forwarded.isEmpty
         {
             return forwarded

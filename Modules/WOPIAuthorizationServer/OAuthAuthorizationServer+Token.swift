@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
 import WOPIServer
@@ -150,7 +151,7 @@ extension OAuthAuthorizationServer {
         logger.info("Tokens issued", metadata: ["user": "\(userID)", "client": "\(client.id)"])
         var headers = HTTPFields()
         headers[.cacheControl] = "no-store"
-        headers[HTTPField.Name("Pragma")!] = "no-cache"
+        headers[.pragma] = "no-cache"
         return try .json(
             TokenResponse(
                 accessToken: accessToken, expiresIn: Int(configuration.accessTokenLifetime),

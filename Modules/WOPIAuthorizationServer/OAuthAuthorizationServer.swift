@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import NIOCore
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
 import WOPIServer
@@ -94,19 +95,29 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
             default:
                 return WOPIResponse(status: .notFound, body: .buffer(ByteBuffer(string: "No OAuth endpoint here.\n")))
             }
-        } catch let refusal as SignInRefusal {
-            if path == configuration.authorizationPath {
-                return AuthorizationPage.response(
-                    AuthorizationPage.error(refusal.message, configuration: configuration), status: refusal.status,
-                    retryAfter: refusal.retryAfter)
-            }
-            return refusal.oauthError.response
-        } catch let error as OAuthProtocolError {
+        } catch {
+            return answer(error, path: path)
+        }
+    }
+
+    /// The answer to a request that failed with `error`: on the authorization path a page (the user is in a
+    /// browser), elsewhere the OAuth error's own JSON response, and a JSON `server_error` for any other error (a
+    /// storage failure included: OAuth clients read only OAuth's error format).
+    private func answer(_ error: any Error, path: String) -> WOPIResponse {
+        let page = path == configuration.authorizationPath
+        switch error {
+        case let refusal as SignInRefusal where page:
+            return AuthorizationPage.response(
+                AuthorizationPage.error(refusal.message, configuration: configuration), status: refusal.status,
+                retryAfter: refusal.retryAfter)
+        case let error as OAuthProtocolError:
             logger.info("OAuth request refused", metadata: ["path": "\(path)", "error": "\(error)"])
             return error.response
-        } catch {
+        case let refusal as SignInRefusal:
+            return refusal.response
+        default:
             logger.error("OAuth request failed", metadata: ["path": "\(path)", "error": "\(error)"])
-            if path == configuration.authorizationPath {
+            if page {
                 return AuthorizationPage.response(
                     AuthorizationPage.error("The server failed. Try again later.", configuration: configuration),
                     status: .internalServerError)
@@ -127,9 +138,7 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
 
     /// The issuer: the configured one, or the request's origin.
     func issuer(for request: WOPIRequest) -> String {
-        var issuer = configuration.issuer ?? request.origin(defaultScheme: configuration.scheme) ?? "http://localhost"
-        while issuer.hasSuffix("/") { issuer.removeLast() }
-        return issuer
+        request.baseURL(publicURL: configuration.issuer, defaultScheme: configuration.scheme)
     }
 
     /// Verifies `secret` against `hash` (or the decoy hash) off the cooperative thread pool, since scrypt is slow,

@@ -1,4 +1,5 @@
 import Foundation
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
 import WOPIServer

@@ -1,12 +1,13 @@
 import Foundation
 import HTTPTypes
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
 import WOPIServer
 
 /// An OAuth 2.0 error response (RFC 6749 §4.1.2.1 and §5.2): an `error` code, a description, and the HTTP status
 /// the token endpoint answers with.
-struct OAuthProtocolError: Error, Sendable, CustomStringConvertible {
+struct OAuthProtocolError: HTTPResponseError, CustomStringConvertible {
     var code: OAuthErrorCode
     /// A human-readable `error_description`: ASCII, no secrets.
     var message: String
@@ -39,7 +40,7 @@ struct OAuthProtocolError: Error, Sendable, CustomStringConvertible {
             ?? WOPIResponse(status: status)
         for field in headers { response.headers.append(field) }
         response.headers[.cacheControl] = "no-store"
-        response.headers[HTTPField.Name("Pragma")!] = "no-cache"
+        response.headers[.pragma] = "no-cache"
         return response
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
 
@@ -21,6 +22,15 @@ struct RequestContext: Sendable {
         if case .file(let file) = item, file.id == id { return file }
         return try await storage.file(id)
     }
+    /// The token's container as authorization read it; throws ``WOPIStorage/StorageError/Code/notAContainer`` when
+    /// the token's ID names a file.
+    func container() throws -> ContainerMetadata {
+        guard case .container(let container) = item else {
+            throw StorageError(.notAContainer, "The item is not a container.")
+        }
+        return container
+    }
+
     /// The host's WOPI URLs as this request reached them.
     var urls: WOPIURLs
 
@@ -64,7 +74,7 @@ extension WOPIHost {
 
     /// The scheme and authority clients reach the host at: the configured public URL, or the request's own origin.
     func publicBase(for request: WOPIRequest) -> String {
-        configuration.publicURL ?? request.origin(defaultScheme: configuration.scheme) ?? "http://localhost"
+        request.baseURL(publicURL: configuration.publicURL, defaultScheme: configuration.scheme)
     }
 
     /// Verifies the request's access token (401 when missing, malformed, tampered or expired).
@@ -121,13 +131,5 @@ extension WOPIHost {
     /// Asks the policy whether `change` may happen (it throws ``ContentVeto`` if not).
     func check(_ change: ContentChange, context: RequestContext) async throws {
         try await policy.willChange(change, by: context.user)
-    }
-}
-
-extension String {
-    func trimmingSuffix(_ suffix: String) -> String {
-        var text = self
-        while text.hasSuffix(suffix) { text.removeLast(suffix.count) }
-        return text
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Logging
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
 
@@ -68,85 +69,50 @@ public final class WOPIHost: Sendable {
     /// Answers one request. Never throws: every failure becomes the status the protocol asks for.
     public func handle(_ request: WOPIRequest) async -> WOPIResponse {
         var logger = logger
-        if let id = request.headers[HeaderName.correlationID] ?? request.headers[HeaderName.requestID] {
+        if let id = request.headers[.wopiCorrelationID] ?? request.headers[.requestID] {
             logger[metadataKey: "correlation"] = "\(id)"
         }
         var response: WOPIResponse
         do {
             response = try await dispatch(request, logger: logger)
-        } catch let error as WOPIHTTPError {
-            response = error.response
-        } catch let error as StorageError {
-            response = Self.httpError(for: error).response
-        } catch let veto as ContentVeto {
-            logger.info("The policy refused a change", metadata: ["path": "\(request.path)", "veto": "\(veto)"])
-            response = WOPIHTTPError(veto.status, veto.message).response
         } catch {
-            logger.error("WOPI request failed", metadata: ["path": "\(request.path)", "error": "\(error)"])
-            response = WOPIHTTPError(.internalServerError, "The host failed: \(type(of: error)).").response
+            if let veto = error as? ContentVeto {
+                logger.info("The policy refused a change", metadata: ["path": "\(request.path)", "veto": "\(veto)"])
+            }
+            response = WOPIResponse(answering: error, logger: logger, metadata: ["path": "\(request.path)"])
         }
-        response.headers[HeaderName.serverVersion] = configuration.serverVersion
+        response.headers[.wopiServerVersion] = configuration.serverVersion
         logger.debug(
             "WOPI request",
             metadata: [
                 "method": "\(request.method)", "path": "\(request.path)",
-                "override": "\(request.headers[HeaderName.override] ?? "-")", "status": "\(response.status.code)",
+                "override": "\(request.headers[.wopiOverride] ?? "-")", "status": "\(response.status.code)",
             ])
         return response
     }
 
     private func dispatch(_ request: WOPIRequest, logger: Logger) async throws -> WOPIResponse {
-        guard let route = WOPIRoute(path: request.path) else {
+        guard let operation = WOPIOperation(request) else {
             throw WOPIHTTPError.notFound("No WOPI endpoint at this path.")
         }
-        if case .bootstrapper = route {} else { try await verifyProof(request, logger: logger) }
-        let override = request.headers[HeaderName.override]?.uppercased()
-        switch (route, request.method) {
-        case (.unknownItem, _):
+        switch operation {
+        case .bootstrap(let shortcut):
+            return try await bootstrap(request, shortcut: shortcut)
+        case .unknownItem:
+            try await verifyProof(request, logger: logger)
             _ = try await authorizedToken(request)
             throw WOPIHTTPError.notFound("No item has this ID.")
-        case (.file(let id, let endpoint), _):
-            let context = try await authorize(request, for: .file(id))
-            return try await handleFile(id, endpoint: endpoint, override: override, request: request, context: context)
-        case (.container(SharedWithMe.id, let endpoint), _):
-            let context = try await authorize(request, for: .container(SharedWithMe.id))
-            return try await handleSharedWithMe(endpoint, override: override, request: request, context: context)
-        case (.container(let id, let endpoint), _):
-            let context = try await authorize(request, for: .container(id))
-            return try await handleContainer(
-                id, endpoint: endpoint, override: override, request: request, context: context)
-        case (.ecosystem(let endpoint), _):
-            let context = try await authorize(request, for: .ecosystem)
-            return try await handleEcosystem(endpoint, override: override, request: request, context: context)
-        case (.bootstrapper, _):
-            return try await handleBootstrapper(request)
+        default:
+            try await verifyProof(request, logger: logger)
+            guard let resource = operation.resource else { throw WOPIHTTPError.notFound("No item has this ID.") }
+            let context = try await authorize(request, for: resource)
+            return try await perform(operation, request: request, context: context)
         }
     }
 
     // MARK: - Errors
 
-    static func httpError(for error: StorageError) -> WOPIHTTPError {
-        switch error.code {
-        case .notFound, .notAFile, .notAContainer: .notFound(error.message)
-        case .nameConflict, .notEmpty, .versionMismatch: WOPIHTTPError(.conflict, error.message)
-        case .invalidName: .badRequest(error.message)
-        case .unsupported, .crossContainerMove: .notImplemented(error.message)
-        case .tooLarge: WOPIHTTPError(.contentTooLarge, error.message)
-        case .busy: WOPIHTTPError(.serviceUnavailable, error.message, headers: [.retryAfter: "1"])
-        case .unavailable: WOPIHTTPError(.serviceUnavailable, error.message, headers: [.retryAfter: "2"])
-        default: WOPIHTTPError(.internalServerError, error.message)
-        }
+    static func unsupported(_ description: String) -> WOPIHTTPError {
+        .notImplemented("The operation \(description) is not implemented.")
     }
-
-    func unsupported(_ override: String?, on endpoint: String) -> WOPIHTTPError {
-        .notImplemented("The operation \(override ?? "(none)") is not implemented on \(endpoint).")
-    }
-}
-
-/// The header names every request reads or writes, parsed once rather than per request.
-private enum HeaderName {
-    static let correlationID = HTTPField.Name(WOPIHeader.correlationID)!
-    static let requestID = HTTPField.Name(WOPIHeader.requestID)!
-    static let override = HTTPField.Name(WOPIHeader.override)!
-    static let serverVersion = HTTPField.Name(WOPIHeader.serverVersion)!
 }

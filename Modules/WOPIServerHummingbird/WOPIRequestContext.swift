@@ -1,8 +1,9 @@
 import Hummingbird
 import NIOCore
+import WOPIHTTPEdge
 
 /// A Hummingbird request context that keeps the connection's peer address, so that ``WOPIRoutes`` can pass it on
-/// as ``WOPIServer/WOPIRequest/remoteAddress`` (the sign-in throttle counts failures per client address).
+/// as ``WOPIHTTPEdge/WOPIRequest/remoteAddress`` (the sign-in throttle counts failures per client address).
 ///
 /// Use it as the router's context; with any other context that conforms to `RemoteAddressRequestContext` the
 /// routes read the address too, and with one that does not, requests carry no address (failures are then counted

@@ -1,6 +1,7 @@
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import WOPIHTTPEdge
 import WOPIServer
 import WOPIStorage
 
@@ -43,15 +44,16 @@ public enum WOPIRoutes {
 }
 
 extension WOPIRequest {
-    /// Wraps a Hummingbird request; the body stays a stream.
-    public init(_ request: Request) {
-        self.init(head: request.head, body: ByteStream(request.body))
-    }
-
     /// Wraps a Hummingbird request with the peer address of `context`, when it keeps one
-    /// (`RemoteAddressRequestContext`, such as ``WOPIRequestContext``).
+    /// (`RemoteAddressRequestContext`, such as ``WOPIRequestContext``); the body stays a stream.
+    ///
+    /// The one way a Hummingbird request becomes a ``WOPIHTTPEdge/WOPIRequest``: the peer address is what the sign-in
+    /// throttle counts failures by, so no route may drop it.
     public init(_ request: Request, context: some RequestContext) {
-        self.init(request)
+        // HTTP/1.1 framing holds a body to its Content-Length, so the length is known before the body is read: a
+        // PutFile over the host's size limit is refused without reading it.
+        let length = request.headers[.contentLength].flatMap { Int64($0) }
+        self.init(head: request.head, body: ByteStream(request.body, knownLength: length))
         remoteAddress = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
     }
 }

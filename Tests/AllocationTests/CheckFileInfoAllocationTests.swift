@@ -6,6 +6,7 @@ import NIOCore
 import SQLiteServerStores
 import SQLiteStorage
 import Testing
+import WOPIHTTPEdge
 import WOPIServer
 import WOPIStorage
 

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Testing
+import WOPIHTTPEdge
 import WOPIServer
 import WOPIStorage
 

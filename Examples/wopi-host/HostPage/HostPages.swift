@@ -5,6 +5,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import WOPIAuthorizationServer
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIServer
 import WOPIServerHummingbird
@@ -30,8 +31,8 @@ struct HostPages: Sendable {
     func add<Context: RequestContext>(to router: Router<Context>) {
         for path in ["signin", "files", "new", "open/:id", "download/:id", "share/:token"] {
             for method in [HTTPRequest.Method.get, .post] {
-                router.on(RouterPath(path), method: method) { request, _ in
-                    await handle(WOPIRequest(request)).hummingbirdResponse
+                router.on(RouterPath(path), method: method) { request, context in
+                    await handle(WOPIRequest(request, context: context)).hummingbirdResponse
                 }
             }
         }
@@ -224,9 +225,9 @@ struct HostPages: Sendable {
                 downloadURL: pages.download(id)))
         var response = Self.html(.ok, page)
         response.headers[.cacheControl] = "no-store"
-        response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        response.headers[.referrerPolicy] = "no-referrer"
         let scriptHash = Data(SHA256.hash(data: Data(HostPageHTML.script.utf8))).base64EncodedString()
-        response.headers[HTTPField.Name("Content-Security-Policy")!] =
+        response.headers[.contentSecurityPolicy] =
             "default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-\(scriptHash)'; "
             + "frame-src \(clientOrigin); form-action \(clientOrigin); img-src \(clientOrigin); base-uri 'none'"
         return response
@@ -298,7 +299,7 @@ struct HostPages: Sendable {
     static func html(_ status: HTTPResponse.Status, _ text: String) -> WOPIResponse {
         var response = WOPIResponse(status: status, body: .buffer(ByteBuffer(string: text)))
         response.headers[.contentType] = "text/html; charset=utf-8"
-        response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        response.headers[.xFrameOptions] = "DENY"
         return response
     }
 

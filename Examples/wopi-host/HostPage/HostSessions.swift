@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import WOPIHTTPEdge
 import WOPIServer
 
 /// Sign-in sessions of the host pages: an HMAC-signed cookie naming the user, with its own key (so a session

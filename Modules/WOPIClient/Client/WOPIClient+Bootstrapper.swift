@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import WOPIHTTPEdge
 import WOPIModels
 
 extension WOPIClient {
@@ -53,7 +54,7 @@ extension WOPIClient {
     public func newAccessToken(for wopiSrc: URL) async throws -> AccessTokenInfo {
         let response = try await bootstrapperCall(
             operation: WOPIEcosystemOperation.getNewAccessToken, name: "GetNewAccessToken",
-            headers: [HTTPField.Name(WOPIHeader.wopiSrc)!: wopiSrc.absoluteString])
+            headers: [.wopiSrc: wopiSrc.absoluteString])
         guard let info = response.accessTokenInfo, !info.accessToken.isEmpty else {
             throw WOPIClientError(.protocolViolation, "GetNewAccessToken answered without AccessTokenInfo.")
         }
@@ -71,7 +72,7 @@ extension WOPIClient {
                 challenge: try? await bootstrapChallenge())
         }
         var headers = extra
-        if let operation { headers[HTTPField.Name(WOPIHeader.ecosystemOperation)!] = operation }
+        if let operation { headers[.wopiEcosystemOperation] = operation }
         headers[.accept] = "application/json"
         var rejected: String?
         var challenge: BootstrapChallenge?

@@ -1,4 +1,5 @@
 import HTTPTypes
+import WOPIHTTPEdge
 import WOPIModels
 
 extension WOPIClient {
@@ -18,7 +19,7 @@ extension WOPIClient {
         call.set(WOPIHeader.override, WOPIOverride.getLock)
         let response = try await send(call)
         await Self.discard(response.body)
-        return response.headers[HTTPField.Name(WOPIHeader.lock)!] ?? ""
+        return response.headers[.wopiLock] ?? ""
     }
 
     /// RefreshLock: resets the lock's 30-minute timer.
@@ -48,6 +49,6 @@ extension WOPIClient {
         for (header, value) in headers { call.set(header, value) }
         let response = try await send(call)
         await Self.discard(response.body)
-        return response.headers[HTTPField.Name(WOPIHeader.itemVersion)!]
+        return response.headers[.wopiItemVersion]
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import NIOCore
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
 
@@ -160,8 +161,8 @@ public final class WOPIClient: Sendable {
     private func transmit(_ call: Call, token: String?) async throws -> WOPITransportResponse {
         var headers = call.headers
         headers[.userAgent] = configuration.applicationName
-        headers[HTTPField.Name(WOPIHeader.requestingApplication)!] = configuration.applicationName
-        headers[HTTPField.Name(WOPIHeader.correlationID)!] = UUID().uuidString
+        headers[.wopiRequestingApplication] = configuration.applicationName
+        headers[.wopiCorrelationID] = UUID().uuidString
         if let token { headers[.authorization] = "Bearer \(token)" }
         let request = WOPITransportRequest(
             method: call.method, url: call.resource.url(call.suffix, token: token), headers: headers, body: call.body,

@@ -1,4 +1,5 @@
 import HTTPTypes
+import WOPIHTTPEdge
 import WOPIModels
 
 /// The name of a new item in CreateChildFile, CreateChildContainer and PutRelativeFile (Docs/wopi-protocol.md §4.9,
@@ -14,10 +15,10 @@ public enum WOPINameTarget: Sendable, Hashable {
     func apply(to headers: inout HTTPFields) {
         switch self {
         case .suggested(let name):
-            headers[HTTPField.Name(WOPIHeader.suggestedTarget)!] = UTF7.encode(name)
+            headers[.wopiSuggestedTarget] = UTF7.encode(name)
         case .exact(let name, let overwrite):
-            headers[HTTPField.Name(WOPIHeader.relativeTarget)!] = UTF7.encode(name)
-            headers[HTTPField.Name(WOPIHeader.overwriteRelativeTarget)!] = overwrite ? "true" : "false"
+            headers[.wopiRelativeTarget] = UTF7.encode(name)
+            headers[.wopiOverwriteRelativeTarget] = overwrite ? "true" : "false"
         }
     }
 }

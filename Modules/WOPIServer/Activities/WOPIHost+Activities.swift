@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
 

@@ -1,4 +1,5 @@
 import HTTPTypes
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
 
@@ -68,7 +69,7 @@ extension WOPIHost {
                 var error = WOPIHTTPError.badRequest("The name cannot be used: \(problem).")
                 let header = isContainer ? WOPIHeader.invalidContainerNameError : WOPIHeader.invalidFileNameError
                 error.headers[HTTPField.Name(header)!] = problem
-                error.headers[HTTPField.Name(WOPIHeader.validRelativeTarget)!] = UTF7.encode(
+                error.headers[.wopiValidRelativeTarget] = UTF7.encode(
                     unique(Self.fitToStorage(rules.sanitized(name))))
                 throw error
             }
@@ -77,7 +78,7 @@ extension WOPIHost {
             }
             guard overwrite, !isContainer, case .file(let file) = existing else {
                 var error = WOPIHTTPError(.conflict, "An item named \"\(name)\" already exists.")
-                error.headers[HTTPField.Name(WOPIHeader.validRelativeTarget)!] = UTF7.encode(unique(name))
+                error.headers[.wopiValidRelativeTarget] = UTF7.encode(unique(name))
                 throw error
             }
             try await applyLockRules(.overwriteTarget, on: file.id)

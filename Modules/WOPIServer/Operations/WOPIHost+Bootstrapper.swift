@@ -1,18 +1,17 @@
 import Foundation
 import HTTPTypes
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
 
 extension WOPIHost {
     /// The bootstrapper (Docs/wopi-protocol.md §9): Bootstrap, and the GET_ROOT_CONTAINER, GET_NEW_ACCESS_TOKEN and
     /// GET_WOPI_SRC_WITH_ACCESS_TOKEN shortcuts, authenticated by an OAuth access token.
-    func handleBootstrapper(_ request: WOPIRequest) async throws -> WOPIResponse {
+    func bootstrap(_ request: WOPIRequest, shortcut: String?) async throws -> WOPIResponse {
         guard let bootstrapper else {
             throw WOPIHTTPError.notFound("This host has no bootstrapper configured.")
         }
-        let base =
-            (configuration.publicURL ?? request.origin(defaultScheme: configuration.scheme) ?? "http://localhost")
-            .trimmingSuffix("/")
+        let base = publicBase(for: request)
         guard let token = request.bearerToken,
             let userID = try await bootstrapper.verifier.userID(forAccessToken: token),
             let user = try await users.user(userID)
@@ -33,8 +32,7 @@ extension WOPIHost {
             bootstrap: BootstrapInfo(
                 ecosystemURL: context.withToken(context.ecosystemSrc, for: .ecosystem, signer: tokens),
                 userID: user.id, signInName: user.signInName, userFriendlyName: user.displayName))
-        let operation = request.method == .post ? request.header(WOPIHeader.ecosystemOperation)?.uppercased() : nil
-        switch operation {
+        switch shortcut {
         case WOPIEcosystemOperation.getRootContainer:
             response.rootContainerInfo = try await containerPointer(
                 try await storage.rootContainer(forUser: user.id), context: context)

@@ -1,49 +1,27 @@
 import Foundation
 import HTTPTypes
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
 
 extension WOPIHost {
-    func handleContainer(
-        _ id: ItemID, endpoint: WOPIRoute.ContainerEndpoint, override: String?, request: WOPIRequest,
-        context: RequestContext
-    ) async throws -> WOPIResponse {
-        switch (endpoint, request.method, override) {
-        case (.info, .get, _):
-            let container = try await storage.container(id)
-            return try .json(try await checkContainerInfo(container, access: context.access, context: context))
-        case (.info, .post, WOPIOverride.createChildContainer):
-            try context.require(context.access.canCreateChildren, "creating folders here")
-            let target = try await resolve(TargetName(request), in: id, sourceName: nil, isContainer: true)
-            try await check(.create(name: target.name, in: storage.container(id), isContainer: true), context: context)
-            let created = try await storage.createContainer(named: target.name, in: id)
-            return try .json(try await containerPointer(created, context: context))
-        case (.info, .post, WOPIOverride.createChildFile):
-            try context.require(context.access.canCreateChildren, "creating files here")
-            let target = try await resolve(TargetName(request), in: id, sourceName: nil, isContainer: false)
-            try await check(.create(name: target.name, in: storage.container(id), isContainer: false), context: context)
-            let created = try await storage.createFile(
-                named: target.name, in: id, content: .empty, overwrite: target.replacing != nil)
-            return try .json(try await newFileResponse(created, context: context))
-        case (.info, .post, WOPIOverride.deleteContainer):
-            try context.require(context.access.canDelete, "deleting the folder")
-            try await check(.delete(storage.item(id)), context: context)
-            try await storage.delete(id)
-            return WOPIResponse(status: .ok)
-        case (.info, .post, WOPIOverride.renameContainer):
-            try context.require(context.access.canRename, "renaming the folder")
-            return try await renameContainer(id, request: request, context: context)
-        case (.info, .post, WOPIOverride.getShareURL):
-            return try await shareURL(for: .container(storage.container(id)), request: request, context: context)
-        case (.children, .get, _):
-            return try .json(try await enumerateChildren(id, request: request, context: context))
-        case (.ancestry, .get, _):
-            return try .json(try await ancestorsResponse(try await storage.ancestors(of: id), context: context))
-        case (.ecosystemPointer, .get, _):
-            return try .json(URLResponse(url: context.withToken(context.ecosystemSrc, for: .ecosystem, signer: tokens)))
-        default:
-            throw unsupported(override, on: "containers/\(endpoint.rawValue)")
-        }
+    /// CreateChildContainer: a folder named by the request's target headers (Docs/wopi-protocol.md §6).
+    func createChildContainer(in id: ItemID, request: WOPIRequest, context: RequestContext) async throws
+        -> WOPIResponse
+    {
+        let target = try await resolve(TargetName(request), in: id, sourceName: nil, isContainer: true)
+        try await check(.create(name: target.name, in: context.container(), isContainer: true), context: context)
+        let created = try await storage.createContainer(named: target.name, in: id)
+        return try .json(try await containerPointer(created, context: context))
+    }
+
+    /// CreateChildFile: an empty file named by the request's target headers (Docs/wopi-protocol.md §6).
+    func createChildFile(in id: ItemID, request: WOPIRequest, context: RequestContext) async throws -> WOPIResponse {
+        let target = try await resolve(TargetName(request), in: id, sourceName: nil, isContainer: false)
+        try await check(.create(name: target.name, in: context.container(), isContainer: false), context: context)
+        let created = try await storage.createFile(
+            named: target.name, in: id, content: .empty, overwrite: target.replacing != nil)
+        return try .json(try await newFileResponse(created, context: context))
     }
 
     /// CheckContainerInfo for the calling user with `access` (the policy's, limited by the token), then the policy's
@@ -138,7 +116,7 @@ extension WOPIHost {
         let name = UTF7.decodeLeniently(header)
         if let problem = configuration.fileNameRules.problem(with: name) ?? StorageName.problem(with: name) {
             var error = WOPIHTTPError.badRequest("The name cannot be used: \(problem).")
-            error.headers[HTTPField.Name(WOPIHeader.invalidContainerNameError)!] = problem
+            error.headers[.wopiInvalidContainerNameError] = problem
             throw error
         }
         try await check(.rename(storage.item(id), to: name), context: context)

@@ -1,29 +1,9 @@
 import Foundation
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
 
 extension WOPIHost {
-    func handleEcosystem(
-        _ endpoint: WOPIRoute.EcosystemEndpoint, override: String?, request: WOPIRequest, context: RequestContext
-    ) async throws -> WOPIResponse {
-        switch (endpoint, request.method, override) {
-        case (.info, .get, _):
-            var info = CheckEcosystemResponse(supportsContainers: true)
-            try await policy.describe(ecosystem: &info, user: context.user)
-            return try .json(info)
-        case (.rootContainerPointer, .get, _):
-            let root = try await storage.rootContainer(forUser: context.user.id)
-            return try .json(try await containerPointer(root, context: context))
-        case (.info, .post, WOPIOverride.getWopiSrcWithAccessToken):
-            let file = try await fileForNativeName(request.header(WOPIHeader.hostNativeFileName), user: context.user)
-            let (token, expiresAt) = mintToken(userID: context.user.id, resource: .file(file.id))
-            let url = RequestContext.append(token: token, expiresAt: expiresAt, to: context.fileSrc(file.id))
-            return try .json(URLResponse(url: url))
-        default:
-            throw unsupported(override, on: "ecosystem/\(endpoint.rawValue)")
-        }
-    }
-
     /// Resolves GetFileWopiSrc's `X-WOPI-HostNativeFileName`: a WOPISrc or host URL ending in `/files/{id}`, a
     /// bare file ID, a path below the user's root such as `/Documents/Report.docx`, or one below "Shared with me".
     func fileForNativeName(_ name: String?, user: WOPIUser) async throws -> FileMetadata {

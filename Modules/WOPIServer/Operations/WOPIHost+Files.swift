@@ -1,60 +1,11 @@
 import Foundation
 import HTTPTypes
 import NIOCore
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
 
 extension WOPIHost {
-    func handleFile(
-        _ id: ItemID, endpoint: WOPIRoute.FileEndpoint, override: String?, request: WOPIRequest,
-        context: RequestContext
-    ) async throws -> WOPIResponse {
-        switch (endpoint, request.method, override) {
-        case (.info, .get, _):
-            return try .json(try await checkFileInfo(id, context: context))
-        case (.info, .post, let override?):
-            switch override {
-            case WOPIOverride.getLock:
-                return try await handleLockOperation(override, file: id, request: request)
-            case WOPIOverride.lock, WOPIOverride.refreshLock, WOPIOverride.unlock:
-                if !context.access.canWrite, configuration.viewOnlyLocks == .acknowledge {
-                    return WOPIResponse(status: .ok)
-                }
-                try context.require(context.access.canWrite, "locking the file")
-                return try await handleLockOperation(override, file: id, request: request)
-            case WOPIOverride.putRelative:
-                try context.require(context.access.canCreateChildren, "creating files next to this one")
-                return try await putRelativeFile(id, request: request, context: context)
-            case WOPIOverride.renameFile:
-                try context.require(context.access.canRename, "renaming the file")
-                return try await renameFile(id, request: request, context: context)
-            case WOPIOverride.delete:
-                try context.require(context.access.canDelete, "deleting the file")
-                return try await deleteFile(id, context: context)
-            case WOPIOverride.putUserInfo:
-                return try await putUserInfo(request, context: context)
-            case WOPIOverride.getShareURL:
-                return try await shareURL(for: .file(storage.file(id)), request: request, context: context)
-            case WOPIOverride.addActivities:
-                return try await addActivities(id, request: request, context: context)
-            default:
-                throw unsupported(override, on: "files")
-            }
-        case (.contents, .get, _):
-            return try await getFile(id, request: request)
-        case (.contents, .post, WOPIOverride.put):
-            try context.require(context.access.canWrite, "changing the file")
-            return try await putFile(id, request: request, context: context)
-        case (.ancestry, .get, _):
-            let ancestors = try await storage.ancestors(of: id)
-            return try .json(await ancestorsResponse(ancestors, context: context))
-        case (.ecosystemPointer, .get, _):
-            return try .json(URLResponse(url: context.withToken(context.ecosystemSrc, for: .ecosystem, signer: tokens)))
-        default:
-            throw unsupported(override, on: "files/\(endpoint.rawValue)")
-        }
-    }
-
     // MARK: - CheckFileInfo
 
     func checkFileInfo(_ id: ItemID, context: RequestContext) async throws -> CheckFileInfo {
@@ -94,7 +45,7 @@ extension WOPIHost {
 
     // MARK: - GetFile and PutFile
 
-    func getFile(_ id: ItemID, request: WOPIRequest) async throws -> WOPIResponse {
+    func getFile(_ id: ItemID, request: WOPIRequest, context: RequestContext) async throws -> WOPIResponse {
         var maximum = Int64(Int32.max)
         if let header = request.header(WOPIHeader.maxExpectedSize) {
             guard let value = Int64(header.trimmingCharacters(in: .whitespaces)), value >= 0 else {
@@ -102,7 +53,7 @@ extension WOPIHost {
             }
             maximum = value
         }
-        let file = try await storage.file(id)
+        let file = try await context.file(id, in: storage)
         guard file.size <= maximum else {
             throw WOPIHTTPError(
                 .preconditionFailed, "The file is \(file.size) bytes, more than X-WOPI-MaxExpectedSize.")
@@ -119,7 +70,7 @@ extension WOPIHost {
     /// `X-COOL-WOPI-Timestamp` is not the file's `LastModifiedTime` gets 409 `{"COOLStatusCode": 1010}`, and one
     /// that carries it writes only over the version it names.
     func putFile(_ id: ItemID, request: WOPIRequest, context: RequestContext) async throws -> WOPIResponse {
-        let file = try await storage.file(id)
+        let file = try await context.file(id, in: storage)
         try await applyLockRules(.putFile(request.header(WOPIHeader.lock), currentSize: file.size), on: id)
         let timestamp = CollaboraHeader.timestamp.lazy.compactMap { request.header($0) }.first
         if let timestamp, !Self.sameTime(timestamp, file.lastModified) { throw Self.collaboraConflict() }
@@ -201,7 +152,7 @@ extension WOPIHost {
     // MARK: - DeleteFile, PutUserInfo
 
     func deleteFile(_ id: ItemID, context: RequestContext) async throws -> WOPIResponse {
-        let file = try await storage.file(id)
+        let file = try await context.file(id, in: storage)
         try await applyLockRules(.deleteFile, on: id)
         try await check(.delete(.file(file)), context: context)
         try await storage.delete(id)

@@ -1,4 +1,5 @@
 import Foundation
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
 
@@ -30,29 +31,26 @@ extension WOPIHost {
         throw WOPIHTTPError(.serviceUnavailable, "The lock on this file changes too fast; try again.")
     }
 
-    /// Lock, UnlockAndRelock, RefreshLock, Unlock and GetLock.
-    func handleLockOperation(_ override: String, file id: ItemID, request: WOPIRequest) async throws -> WOPIResponse {
-        let lock = request.header(WOPIHeader.lock)
+    /// Lock, UnlockAndRelock, RefreshLock and Unlock (Docs/wopi-protocol.md §5), decided by ``LockRules``; all but
+    /// RefreshLock answer the file's version. A view-only user gets 401, or 200 and no lock where
+    /// ``WOPIHostConfiguration/viewOnlyLocks`` acknowledges them (ONLYOFFICE).
+    func changeLock(_ change: LockRules.Request, file id: ItemID, context: RequestContext) async throws
+        -> WOPIResponse
+    {
         var response = WOPIResponse(status: .ok)
-        switch override {
-        case WOPIOverride.lock:
-            if let old = request.header(WOPIHeader.oldLock) {
-                try await applyLockRules(.unlockAndRelock(old: old, new: lock), on: id)
-            } else {
-                try await applyLockRules(.lock(lock), on: id)
-            }
-            response.setHeader(WOPIHeader.itemVersion, try await storage.file(id).version)
-        case WOPIOverride.refreshLock:
-            try await applyLockRules(.refreshLock(lock), on: id)
-        case WOPIOverride.unlock:
-            try await applyLockRules(.unlock(lock), on: id)
-            response.setHeader(WOPIHeader.itemVersion, try await storage.file(id).version)
-        case WOPIOverride.getLock:
-            let current = try await applyLockRules(.getLock, on: id)
-            response.setHeader(WOPIHeader.lock, current?.id ?? "")
-        default:
-            throw unsupported(override, on: "files")
-        }
+        if !context.access.canWrite, configuration.viewOnlyLocks == .acknowledge { return response }
+        try context.require(context.access.canWrite, "locking the file")
+        try await applyLockRules(change, on: id)
+        if case .refreshLock = change { return response }
+        // A lock does not change the content: authorization's read of the file has its version.
+        response.headers[.wopiItemVersion] = try await context.file(id, in: storage).version
+        return response
+    }
+
+    /// GetLock: the current lock in `X-WOPI-Lock`, empty when the file is unlocked.
+    func getLock(_ id: ItemID) async throws -> WOPIResponse {
+        var response = WOPIResponse(status: .ok)
+        response.headers[.wopiLock] = try await applyLockRules(.getLock, on: id)?.id ?? ""
         return response
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
 
@@ -29,7 +30,7 @@ extension WOPIHost {
         var name = Self.fitToStorage(configuration.fileNameRules.sanitized(requested + suffix))
         guard configuration.fileNameRules.problem(with: name) == nil, StorageName.problem(with: name) == nil else {
             var error = WOPIHTTPError.badRequest("The name \"\(requested)\" cannot be used for a file.")
-            error.headers[HTTPField.Name(WOPIHeader.invalidFileNameError)!] = "The name is empty or not allowed."
+            error.headers[.wopiInvalidFileNameError] = "The name is empty or not allowed."
             throw error
         }
         if name != file.name {

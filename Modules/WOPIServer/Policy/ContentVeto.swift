@@ -1,4 +1,5 @@
 import HTTPTypes
+import WOPIHTTPEdge
 
 /// Thrown by ``AccessPolicy/willChange(_:by:)`` to refuse a change: the host answers `status` with `message` in
 /// `X-WOPI-ServerError`, and changes nothing.
@@ -10,7 +11,7 @@ import HTTPTypes
 ///     }
 /// }
 /// ```
-public struct ContentVeto: Error, Sendable, CustomStringConvertible {
+public struct ContentVeto: HTTPResponseError, CustomStringConvertible {
     /// The HTTP status of the answer.
     public var status: HTTPResponse.Status
     /// What the user or their administrator can do about it; sent in `X-WOPI-ServerError` and logged.
@@ -30,4 +31,7 @@ public struct ContentVeto: Error, Sendable, CustomStringConvertible {
     public static func conflict(_ message: String) -> ContentVeto { ContentVeto(status: .conflict, message) }
 
     public var description: String { "\(status.code): \(message)" }
+
+    /// The answer: ``status`` with ``message`` in `X-WOPI-ServerError`.
+    public var response: WOPIResponse { WOPIHTTPError(status, message).response }
 }

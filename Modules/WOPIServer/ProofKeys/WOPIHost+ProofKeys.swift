@@ -1,4 +1,5 @@
 import Logging
+import WOPIHTTPEdge
 
 extension WOPIHost {
     /// The proof-key step of every WOPI request when ``WOPIHostConfiguration/proofKeySource`` is set: throws `500`
@@ -10,8 +11,7 @@ extension WOPIHost {
     /// rotation is picked up without a restart.
     func verifyProof(_ request: WOPIRequest, logger: Logger) async throws {
         guard let source = configuration.proofKeySource, !configuration.proofKeyCheckDisabled else { return }
-        let origin =
-            configuration.publicURL ?? request.origin(defaultScheme: configuration.scheme) ?? "http://localhost"
+        let origin = publicBase(for: request)
         let proofRequest = ProofKeyRequest(
             url: request.url(origin: origin), headerFields: request.headers, accessToken: request.accessToken)
         var validator: ProofKeyValidator

@@ -1,3 +1,4 @@
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
 
@@ -13,6 +14,17 @@ public enum SharedWithMe {
     public static let id = ItemID(rawValue: "shared-with-me")!
     /// The name it is listed under.
     public static let name = "Shared with me"
+
+    /// Its CheckContainerInfo: nothing can be created, renamed or deleted in it.
+    static var containerInfo: CheckContainerInfo {
+        var info = CheckContainerInfo(name: name)
+        info.userCanCreateChildContainer = false
+        info.userCanCreateChildFile = false
+        info.userCanDelete = false
+        info.userCanRename = false
+        info.isAnonymousUser = false
+        return info
+    }
 
     /// Resolves `path` for `user` when it starts with `Shared with me/`: the shared item named by the next component,
     /// then the rest of the path below it. `nil` for any other path, or when nothing matches.
@@ -32,36 +44,6 @@ public enum SharedWithMe {
 }
 
 extension WOPIHost {
-    /// The operations on "Shared with me": CheckContainerInfo, EnumerateChildren, EnumerateAncestors (the user's
-    /// root) and GetEcosystem; every change is refused with 401.
-    func handleSharedWithMe(
-        _ endpoint: WOPIRoute.ContainerEndpoint, override: String?, request: WOPIRequest, context: RequestContext
-    ) async throws -> WOPIResponse {
-        switch (endpoint, request.method, override) {
-        case (.info, .get, _):
-            var info = CheckContainerInfo(name: SharedWithMe.name)
-            info.userCanCreateChildContainer = false
-            info.userCanCreateChildFile = false
-            info.userCanDelete = false
-            info.userCanRename = false
-            info.isAnonymousUser = false
-            return try .json(info)
-        case (.info, .post, _?):
-            throw WOPIHTTPError.unauthorized(
-                "\(SharedWithMe.name) lists other people's items: nothing can be created, renamed or deleted in it.")
-        case (.children, .get, _):
-            let items = try await policy.sharedItems(with: context.user)
-            return try .json(childrenResponse(items, request: request, context: context))
-        case (.ancestry, .get, _):
-            let root = try await storage.rootContainer(forUser: context.user.id)
-            return try .json(AncestorsResponse(ancestorsWithRootFirst: [namedURL(root, context: context)]))
-        case (.ecosystemPointer, .get, _):
-            return try .json(URLResponse(url: context.withToken(context.ecosystemSrc, for: .ecosystem, signer: tokens)))
-        default:
-            throw unsupported(override, on: "containers/\(endpoint.rawValue)")
-        }
-    }
-
     /// The "Shared with me" entry of a listing, with a token for it.
     func sharedWithMeEntry(context: RequestContext) -> NamedURL {
         NamedURL(

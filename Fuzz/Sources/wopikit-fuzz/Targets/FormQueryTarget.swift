@@ -1,3 +1,4 @@
+import WOPIHTTPEdge
 import WOPIServer
 
 @testable import WOPIModels

@@ -1,8 +1,8 @@
 import Foundation
-import HTTPTypes
-import NIOCore
+public import HTTPTypes
+public import NIOCore
 import WOPIModels
-import WOPIStorage
+public import WOPIStorage
 
 /// A response from the WOPI host, independent of any web framework.
 public struct WOPIResponse: Sendable {

@@ -1,11 +1,14 @@
 import Foundation
-import HTTPTypes
+import NIOCore
+public import HTTPTypes
 import WOPIModels
-import WOPIStorage
+public import WOPIStorage
 
-/// A request to the WOPI host, independent of any web framework.
+/// A request to any WOPIKit endpoint (the WOPI host, the authorization server, the host pages), independent of any
+/// web framework.
 ///
-/// Adapters (such as `WOPIServerHummingbird`) build one from their own request type; the body is streamed.
+/// Adapters (such as `WOPIServerHummingbird`) build one from their own request type, with the connection's peer
+/// address; the body is streamed.
 public struct WOPIRequest: Sendable {
     /// The HTTP method.
     public var method: HTTPRequest.Method
@@ -41,7 +44,7 @@ public struct WOPIRequest: Sendable {
         self.body = body
         // HTTP/1.1's Host header arrives as the authority.
         self.authority = head.authority
-        self.forwardedProto = head.headerFields[HTTPField.Name("X-Forwarded-Proto")!]
+        self.forwardedProto = head.headerFields[.xForwardedProto]
     }
 
     /// The scheme and authority the client used (`https://wopi.example.com`): a proxy's `X-Forwarded-Proto`
@@ -50,10 +53,48 @@ public struct WOPIRequest: Sendable {
         authority.map { "\(forwardedProto ?? defaultScheme)://\($0)" }
     }
 
+    /// The base URL clients reach the server at (`https://wopi.example.com`, no trailing `/`): `publicURL` when the
+    /// deployment configures one, else the request's own ``origin(defaultScheme:)``, else `http://localhost`.
+    ///
+    /// The one place a public base URL is worked out: WOPI URLs, the OAuth issuer, proof-key URLs and host pages
+    /// all use it.
+    public func baseURL(publicURL: String?, defaultScheme: String) -> String {
+        (publicURL ?? origin(defaultScheme: defaultScheme) ?? "http://localhost").trimmingSuffix("/")
+    }
+
     /// The full URL the client called, for proof-key checks: `origin` (the public scheme and authority, see
     /// ``origin(defaultScheme:)``) followed by ``target`` as sent.
     public func url(origin: String) -> String {
         origin.trimmingSuffix("/") + target
+    }
+
+    /// The value of the first cookie called `name` in the `Cookie` headers, `nil` when absent.
+    public func cookie(named name: String) -> String? {
+        for field in headers[fields: .cookie] {
+            for pair in field.value.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                if parts.count == 2, parts[0] == name { return parts[1] }
+            }
+        }
+        return nil
+    }
+
+    /// The body as an `application/x-www-form-urlencoded` form, read up to `limit` bytes: `nil` when the content
+    /// type is another, the body is longer, or it is not UTF-8. Pairs keep their order and repeats.
+    public func form(limit: Int = 64 * 1024) async throws -> WOPIQuery? {
+        let contentType = headers[.contentType]?.lowercased() ?? ""
+        guard
+            contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
+                == "application/x-www-form-urlencoded"
+        else { return nil }
+        var bytes: [UInt8] = []
+        for try await chunk in body {
+            guard bytes.count + chunk.readableBytes <= limit else { return nil }
+            bytes.append(contentsOf: chunk.readableBytesView)
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        let query = WOPIQuery(encoded: Substring(text))
+        return query.isWellFormed ? query : nil
     }
 
     /// The value of a header by name, `nil` when absent.
@@ -78,5 +119,14 @@ public struct WOPIRequest: Sendable {
         guard scheme == "bearer" || scheme == "bearer:" else { return nil }
         let token = parts[1].trimmingCharacters(in: .whitespaces)
         return token.isEmpty ? nil : token
+    }
+}
+
+extension String {
+    /// The string without any number of trailing `suffix`es.
+    package func trimmingSuffix(_ suffix: String) -> String {
+        var text = self
+        while text.hasSuffix(suffix) { text.removeLast(suffix.count) }
+        return text
     }
 }

@@ -1,4 +1,4 @@
-import HTTPTypes
+public import HTTPTypes
 import NIOCore
 import WOPIModels
 
@@ -6,7 +6,7 @@ import WOPIModels
 ///
 /// Operations throw it; the host turns it into the response. The ``message`` goes to the log and into
 /// `X-WOPI-ServerError` (never put secrets in it).
-public struct WOPIHTTPError: Error, Sendable, CustomStringConvertible {
+public struct WOPIHTTPError: HTTPResponseError, CustomStringConvertible {
     /// The status to answer with.
     public var status: HTTPResponse.Status
     /// Headers to send (for example `X-WOPI-Lock` on a lock conflict).
@@ -38,15 +38,15 @@ public struct WOPIHTTPError: Error, Sendable, CustomStringConvertible {
     /// `409` with `X-WOPI-Lock` set to the current lock (empty when unlocked), as every lock mismatch requires.
     public static func lockConflict(current: String?, reason: String) -> WOPIHTTPError {
         var error = WOPIHTTPError(.conflict, reason)
-        error.headers[HTTPField.Name(WOPIHeader.lock)!] = current ?? ""
-        error.headers[HTTPField.Name(WOPIHeader.lockFailureReason)!] = reason
+        error.headers[.wopiLock] = current ?? ""
+        error.headers[.wopiLockFailureReason] = reason
         return error
     }
 
     /// The response for this error.
     public var response: WOPIResponse {
         var headers = headers
-        headers[HTTPField.Name(WOPIHeader.serverError)!] = String(
+        headers[.wopiServerError] = String(
             message.unicodeScalars.filter { $0.isASCII && $0.value >= 0x20 }.prefix(500).map(Character.init))
         if let jsonBody {
             headers[.contentType] = "application/json; charset=utf-8"

@@ -1,0 +1,113 @@
+import WOPIHTTPEdge
+import WOPIModels
+import WOPIStorage
+
+extension WOPIHost {
+    /// Performs an authorized operation: the one `switch` over ``WOPIOperation``. Each case checks what the
+    /// operation needs of ``RequestContext/access`` and calls the operation, which takes the item authorization
+    /// read (``RequestContext/item``) rather than reading it again.
+    func perform(_ operation: WOPIOperation, request: WOPIRequest, context: RequestContext) async throws
+        -> WOPIResponse
+    {
+        switch operation {
+        // MARK: Files
+        case .checkFileInfo(let id):
+            return try .json(try await checkFileInfo(id, context: context))
+        case .getFile(let id):
+            return try await getFile(id, request: request, context: context)
+        case .putFile(let id):
+            try context.require(context.access.canWrite, "changing the file")
+            return try await putFile(id, request: request, context: context)
+        case .lock(let id):
+            return try await changeLock(.lock(request.header(WOPIHeader.lock)), file: id, context: context)
+        case .unlockAndRelock(let id, let old):
+            let change = LockRules.Request.unlockAndRelock(old: old, new: request.header(WOPIHeader.lock))
+            return try await changeLock(change, file: id, context: context)
+        case .refreshLock(let id):
+            return try await changeLock(.refreshLock(request.header(WOPIHeader.lock)), file: id, context: context)
+        case .unlock(let id):
+            return try await changeLock(.unlock(request.header(WOPIHeader.lock)), file: id, context: context)
+        case .getLock(let id):
+            return try await getLock(id)
+        case .putRelativeFile(let id):
+            try context.require(context.access.canCreateChildren, "creating files next to this one")
+            return try await putRelativeFile(id, request: request, context: context)
+        case .renameFile(let id):
+            try context.require(context.access.canRename, "renaming the file")
+            return try await renameFile(id, request: request, context: context)
+        case .deleteFile(let id):
+            try context.require(context.access.canDelete, "deleting the file")
+            return try await deleteFile(id, context: context)
+        case .putUserInfo:
+            return try await putUserInfo(request, context: context)
+        case .getFileShareURL(let id):
+            return try await shareURL(for: .file(context.file(id, in: storage)), request: request, context: context)
+        case .addActivities(let id):
+            return try await addActivities(id, request: request, context: context)
+        case .enumerateFileAncestors(let id):
+            return try .json(await ancestorsResponse(try await storage.ancestors(of: id), context: context))
+        case .getFileEcosystem, .getContainerEcosystem:
+            return try .json(URLResponse(url: context.withToken(context.ecosystemSrc, for: .ecosystem, signer: tokens)))
+
+        // MARK: "Shared with me": listed and described; every change refused
+        case .checkContainerInfo(SharedWithMe.id):
+            return try .json(SharedWithMe.containerInfo)
+        case .enumerateChildren(SharedWithMe.id):
+            return try .json(
+                childrenResponse(try await policy.sharedItems(with: context.user), request: request, context: context))
+        case .enumerateContainerAncestors(SharedWithMe.id):
+            let root = try await storage.rootContainer(forUser: context.user.id)
+            return try .json(AncestorsResponse(ancestorsWithRootFirst: [namedURL(root, context: context)]))
+        case .createChildContainer(SharedWithMe.id), .createChildFile(SharedWithMe.id),
+            .deleteContainer(SharedWithMe.id),
+            .renameContainer(SharedWithMe.id), .getContainerShareURL(SharedWithMe.id):
+            throw WOPIHTTPError.unauthorized(
+                "\(SharedWithMe.name) lists other people's items: nothing can be created, renamed or deleted in it.")
+
+        // MARK: Containers
+        case .checkContainerInfo:
+            let container = try context.container()
+            return try .json(try await checkContainerInfo(container, access: context.access, context: context))
+        case .createChildContainer(let id):
+            try context.require(context.access.canCreateChildren, "creating folders here")
+            return try await createChildContainer(in: id, request: request, context: context)
+        case .createChildFile(let id):
+            try context.require(context.access.canCreateChildren, "creating files here")
+            return try await createChildFile(in: id, request: request, context: context)
+        case .deleteContainer(let id):
+            try context.require(context.access.canDelete, "deleting the folder")
+            try await check(.delete(.container(try context.container())), context: context)
+            try await storage.delete(id)
+            return WOPIResponse(status: .ok)
+        case .renameContainer(let id):
+            try context.require(context.access.canRename, "renaming the folder")
+            return try await renameContainer(id, request: request, context: context)
+        case .getContainerShareURL:
+            return try await shareURL(for: .container(try context.container()), request: request, context: context)
+        case .enumerateChildren(let id):
+            return try .json(try await enumerateChildren(id, request: request, context: context))
+        case .enumerateContainerAncestors(let id):
+            return try .json(try await ancestorsResponse(try await storage.ancestors(of: id), context: context))
+
+        // MARK: Ecosystem
+        case .checkEcosystem:
+            var info = CheckEcosystemResponse(supportsContainers: true)
+            try await policy.describe(ecosystem: &info, user: context.user)
+            return try .json(info)
+        case .getRootContainer:
+            let root = try await storage.rootContainer(forUser: context.user.id)
+            return try .json(try await containerPointer(root, context: context))
+        case .getFileWopiSrc:
+            let file = try await fileForNativeName(request.header(WOPIHeader.hostNativeFileName), user: context.user)
+            let (token, expiresAt) = mintToken(userID: context.user.id, resource: .file(file.id))
+            let url = RequestContext.append(token: token, expiresAt: expiresAt, to: context.fileSrc(file.id))
+            return try .json(URLResponse(url: url))
+
+        // MARK: Not operations on an item
+        case .unsupported(_, let description):
+            throw Self.unsupported(description)
+        case .bootstrap, .unknownItem:
+            throw WOPIHTTPError.notFound("No item has this ID.")  // answered before authorization
+        }
+    }
+}
