@@ -94,11 +94,12 @@ struct AuthorizationRequest: Sendable {
             return refuse(
                 .invalidRequest, "This app must use PKCE: send code_challenge with code_challenge_method=S256.")
         }
-        let scopes = (parameters["scope"] ?? configuration.defaultScope).split(whereSeparator: { $0 == " " })
+        let requested = (parameters["scope"] ?? configuration.defaultScope).split(whereSeparator: { $0 == " " })
             .map(String.init)
-        if let supported = configuration.supportedScopes, let unknown = scopes.first(where: { !supported.contains($0) })
-        {
-            return refuse(.invalidScope, "The scope \(unknown) is not supported.")
+        // Grant only what the deployment defines: other scopes are left out, and nothing grantable is refused.
+        let scopes = requested.filter(configuration.grantableScopes.contains)
+        guard !scopes.isEmpty else {
+            return refuse(.invalidScope, "None of the scopes \(requested.joined(separator: " ")) is granted here.")
         }
         let carried = carriedNames.compactMap { name in parameters[name].map { (name: name, value: $0) } }
         return .success(

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
 import WOPIServer
@@ -91,7 +92,7 @@ extension OAuthAuthorizationServer {
     /// either way).
     ///
     /// - Throws: ``SignInRefusal`` while the account or the address is locked out, or the hashes are saturated.
-    package func authenticate(_ username: String, password: String, request: WOPIRequest) async throws -> WOPIUser? {
+    public func authenticate(_ username: String, password: String, request: WOPIRequest) async throws -> WOPIUser? {
         let account = try await account(named: username)
         let keys = throttleKeys("account:" + account.key, request: request)
         try await checkThrottle(keys)
@@ -161,7 +162,7 @@ extension OAuthAuthorizationServer {
         var headers = HTTPFields()
         headers[.location] = PercentEncoding.appendQuery(pairs, to: uri)
         headers[.cacheControl] = "no-store"
-        headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
+        headers[.referrerPolicy] = "no-referrer"
         return WOPIResponse(status: .found, headers: headers)
     }
 

@@ -36,8 +36,13 @@ extension OAuthAuthorizationServer {
         public var issuesRefreshTokens = true
         /// The scope granted when a request names none.
         public var defaultScope = "wopi"
-        /// The scopes a client may request, `nil` to accept any (Office sends the scope agreed at onboarding).
+        /// The scopes a client may be granted; `nil` grants ``defaultScope`` only. Office sends the scope agreed at
+        /// onboarding. A request's other scopes are left out of the grant (RFC 6749 §3.3: the token response then
+        /// says the narrower scope), and a request with none of these is refused with `invalid_scope`.
         public var supportedScopes: Set<String>?
+
+        /// The scopes granted at most: ``supportedScopes``, or ``defaultScope`` alone.
+        var grantableScopes: Set<String> { supportedScopes ?? [defaultScope] }
         /// The name shown on the sign-in page ("Sign in to …").
         public var serviceName = "WOPIKit"
         /// The privacy statement linked from the sign-in page (Office's manual test 8 requires one), and

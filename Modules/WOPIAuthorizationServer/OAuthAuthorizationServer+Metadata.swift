@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
 import WOPIServer
@@ -13,7 +14,7 @@ extension OAuthAuthorizationServer {
             issuer: issuer, authorizationEndpoint: URL(string: issuer + configuration.authorizationPath),
             tokenEndpoint: URL(string: issuer + configuration.tokenPath),
             revocationEndpoint: URL(string: issuer + configuration.revocationPath),
-            scopesSupported: configuration.supportedScopes.map { $0.sorted() }, responseTypesSupported: ["code"],
+            scopesSupported: configuration.grantableScopes.sorted(), responseTypesSupported: ["code"],
             grantTypesSupported: configuration.issuesRefreshTokens
                 ? ["authorization_code", "refresh_token"] : ["authorization_code"],
             codeChallengeMethodsSupported: [PKCES256.method], tokenEndpointAuthMethodsSupported: clientAuthentication,

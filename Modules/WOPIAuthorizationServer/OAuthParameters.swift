@@ -34,18 +34,6 @@ struct OAuthParameters: Sendable {
 
     /// The form body of `request`, at most `limit` bytes; `nil` when it is not form-encoded or is malformed.
     static func form(of request: WOPIRequest, limit: Int = 64 * 1024) async throws -> OAuthParameters? {
-        let contentType = request.headers[.contentType]?.lowercased() ?? ""
-        guard
-            contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
-                == "application/x-www-form-urlencoded"
-        else { return nil }
-        var bytes: [UInt8] = []
-        for try await chunk in request.body {
-            guard bytes.count + chunk.readableBytes <= limit else { return nil }
-            bytes.append(contentsOf: chunk.readableBytesView)
-        }
-        guard let text = String(validating: bytes, as: UTF8.self), let pairs = PercentEncoding.decodePairs(text)
-        else { return nil }
-        return OAuthParameters(pairs)
+        try await request.form(limit: limit).map { OAuthParameters($0.pairs) }
     }
 }

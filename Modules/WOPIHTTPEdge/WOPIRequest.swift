@@ -1,6 +1,6 @@
 import Foundation
-import NIOCore
 public import HTTPTypes
+import NIOCore
 import WOPIModels
 public import WOPIStorage
 

@@ -16,8 +16,16 @@ public struct WOPIHostConfiguration: Sendable {
     public var accessTokenLifetime: TimeInterval = 10 * 60 * 60
     /// How long a WOPI lock lasts without a refresh (30 minutes by the protocol).
     public var lockDuration: TimeInterval = 30 * 60
-    /// The largest file PutFile, PutRelativeFile and CreateChildFile accept (`413` above), `nil` for no limit.
-    public var maximumFileSize: Int64? = nil
+    /// The largest file PutFile and PutRelativeFile accept (`413` above), `nil` for no limit: 1 GiB by default.
+    ///
+    /// A body whose `Content-Length` says more is refused before a byte of it is read; one sent without a length
+    /// is stopped as it passes the limit, and the file keeps its previous content. 1 GiB is far above what Office
+    /// for the web, Office for iOS and Android or the other WOPI editors open; raise it for a host that keeps other
+    /// large files, and lower it to what your editors open to keep uploads from filling the disk.
+    public var maximumFileSize: Int64? = WOPIHostConfiguration.defaultMaximumFileSize
+
+    /// The default of ``maximumFileSize``: 1 GiB.
+    public static let defaultMaximumFileSize: Int64 = 1 << 30
     /// The value of `X-WOPI-ServerVersion` on responses.
     public var serverVersion: String = "WOPIKit"
     /// Whether users are education users (`IsEduUser`), the same for every file and container.

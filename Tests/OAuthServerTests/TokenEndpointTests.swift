@@ -199,6 +199,21 @@ struct TokenEndpointTests {
         }
     }
 
+    @Test("only the scopes the server defines are granted: others are left out, a request of none is refused")
+    func scopesAreNarrowed() async throws {
+        try await LiveAuthServer.run { live in
+            let office = { (scope: String) in
+                LiveAuthServer.query(client: "office", redirectURI: "https://localhost", extra: [("scope", scope)])
+            }
+            let refused = try await live.openSignIn(office("admin"))
+            #expect(refused.status == 302)
+            #expect(refused.locationQuery["error"] == "invalid_scope")
+            let narrowed = try await live.authorize(office("wopi admin"))
+            let tokens = try await live.redeemOfficeCode(try #require(narrowed["code"])).json()
+            #expect(tokens["scope"] as? String == "wopi", "RFC 6749 §3.3: the response says the narrower scope")
+        }
+    }
+
     @Test("an access token expires after its lifetime; a refresh token after its own")
     func expiry() async throws {
         try await LiveAuthServer.run { live in

@@ -1,7 +1,7 @@
 /// Escaping of text placed in HTML: element content and double- or single-quoted attribute values.
-package enum HTMLEscaping {
+public enum HTMLEscaping {
     /// `text` with `& < > " '` replaced by character references.
-    package static func escape(_ text: some StringProtocol) -> String {
+    public static func escape(_ text: some StringProtocol) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for character in text {

@@ -4,10 +4,10 @@
 /// Encoding leaves only the allowed bytes (by default the RFC 3986 unreserved characters `A–Z a–z 0–9 - . _ ~`)
 /// and writes every other UTF-8 byte as `%HH`, so `+`, `&`, `=` and spaces are always escaped. Decoding is strict:
 /// a `%` not followed by two hex digits, or bytes that are not UTF-8, give `nil`.
-package enum PercentEncoding {
+public enum PercentEncoding {
     /// Whether `byte` is an RFC 3986 unreserved character.
     @inlinable
-    package static func isUnreserved(_ byte: UInt8) -> Bool {
+    public static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
@@ -24,8 +24,7 @@ package enum PercentEncoding {
     }
 
     /// Encodes every UTF-8 byte of `text` for which `allowed` is false as `%HH` (upper-case hex).
-    package static func encode(_ text: some StringProtocol, allowing allowed: (UInt8) -> Bool = isUnreserved) -> String
-    {
+    public static func encode(_ text: some StringProtocol, allowing allowed: (UInt8) -> Bool = isUnreserved) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         for byte in text.utf8 {

@@ -70,6 +70,7 @@ extension WOPIHost {
     /// `X-COOL-WOPI-Timestamp` is not the file's `LastModifiedTime` gets 409 `{"COOLStatusCode": 1010}`, and one
     /// that carries it writes only over the version it names.
     func putFile(_ id: ItemID, request: WOPIRequest, context: RequestContext) async throws -> WOPIResponse {
+        let content = try limited(request.body)  // a declared length over the limit: 413 before anything else
         let file = try await context.file(id, in: storage)
         try await applyLockRules(.putFile(request.header(WOPIHeader.lock), currentSize: file.size), on: id)
         let timestamp = CollaboraHeader.timestamp.lazy.compactMap { request.header($0) }.first
@@ -78,7 +79,7 @@ extension WOPIHost {
         let updated: FileMetadata
         do {
             updated = try await storage.writeFile(
-                id, content: limited(request.body), expectedVersion: timestamp == nil ? nil : file.version)
+                id, content: content, expectedVersion: timestamp == nil ? nil : file.version)
         } catch let error as StorageError where error.code == .versionMismatch {
             throw Self.collaboraConflict()
         }

@@ -8,20 +8,44 @@ import WOPIStorage
 ///
 /// A link is the host's public URL, ``pagePath`` and a token signed with a key derived from the host's token key for
 /// this purpose only, so a share link is never accepted as a WOPI access token, nor the other way round.
+///
+/// **What a link grants.** Anyone who holds a link and signs in to the host gets the link's permission (view for
+/// `ReadOnly`, edit for `ReadWrite`) on the item, recorded as a ``Share`` from the owner, until the link expires
+/// (``lifetime``) or is revoked. A link never changes the access of a user who already has some (the owner, or a
+/// user the item is shared with already keeps what the owner gave them), and it stops working when the item
+/// changes hands or its owner is removed.
+///
+/// **Revocation.** With a ``store``, every link is recorded there when it is made (a share whose grantee is
+/// ``linkGranteePrefix`` and the link's ID), and only a recorded link is redeemed: the owner lists their links with
+/// ``links(grantedBy:)`` and revokes one with ``revokeLink(_:)``, and ``revokeShare(itemID:granteeID:grantedBy:)``
+/// revokes a share together with every link of the item, so the person it was revoked from cannot redeem a link
+/// again. Without a store, a link is valid until it expires, and rotating the token key is the only way to revoke
+/// it.
 public struct ShareLinks: Sendable {
     /// The path of the page that redeems links, ending with `/` (for example `/share/`).
     public let pagePath: String
     /// How long a link stays valid.
     public let lifetime: TimeInterval
+    /// Where links are recorded, so that they can be listed and revoked; `nil` keeps no record.
+    public let store: (any ShareStore)?
     private let signer: AccessTokenSigner
+
+    /// The start of the grantee ID under which ``store`` records a link (a user ID is letters and digits only).
+    public static let linkGranteePrefix = "link:"
 
     /// Creates the links of a host.
     ///
     /// - Parameters:
     ///   - tokenKey: the key of the host's ``AccessTokenSigner``; a separate key is derived from it.
     ///   - pagePath: the path of the page that redeems links, below the host's public URL; the token is appended.
+    ///   - store: where links are recorded so they can be listed and revoked (the host's ``ShareStore``); without
+    ///     one, links cannot be revoked before they expire.
     ///   - lifetime: how long a link stays valid (default 30 days).
-    public init(tokenKey: SymmetricKey, pagePath: String = "/share/", lifetime: TimeInterval = 30 * 24 * 3600) {
+    public init(
+        tokenKey: SymmetricKey, store: (any ShareStore)? = nil, pagePath: String = "/share/",
+        lifetime: TimeInterval = 30 * 24 * 3600
+    ) {
+        self.store = store
         let derived = HMAC<SHA256>.authenticationCode(for: Data("wopikit share links v1".utf8), using: tokenKey)
         signer = AccessTokenSigner(key: SymmetricKey(data: Data(derived)))
         let path = pagePath.hasPrefix("/") ? pagePath : "/" + pagePath
@@ -30,10 +54,10 @@ public struct ShareLinks: Sendable {
     }
 
     /// The link, below `publicURL` (scheme and authority), that gives whoever opens it `type`'s permission on `item`,
-    /// on behalf of `grantor`.
+    /// on behalf of `grantor`; recorded in ``store``, when there is one.
     public func url(
         for item: StorageItem, type: ShareURLType, grantor: String, publicURL: String, now: Date
-    ) -> String {
+    ) async throws -> String {
         let resource: AccessToken.Resource =
             switch item {
             case .file(let file): .file(file.id)
@@ -42,7 +66,17 @@ public struct ShareLinks: Sendable {
         let claims = AccessToken(
             userID: grantor, resource: resource, expiresAt: now.addingTimeInterval(lifetime),
             permission: type.permission)
-        return publicURL.trimmingSuffix("/") + pagePath + signer.mint(claims)
+        let token = signer.mint(claims)
+        try await store?.grant(
+            Share(
+                itemID: item.id, granteeID: Self.linkGranteePrefix + Self.linkID(ofToken: token),
+                permission: type.permission, grantedBy: grantor, grantedAt: now))
+        return publicURL.trimmingSuffix("/") + pagePath + token
+    }
+
+    /// A link's ID: a digest of its token, so the store never holds a usable link.
+    public static func linkID(ofToken token: String) -> String {
+        String(Base64URL.encode(Data(SHA256.hash(data: Data(token.utf8)))).prefix(22))
     }
 
     /// What a link grants: the item, the permission and who shared it.
@@ -55,7 +89,52 @@ public struct ShareLinks: Sendable {
         public var grantor: String
     }
 
-    /// Reads the token of a link (the part after ``pagePath``); `nil` when it is not genuine or has expired.
+    /// A recorded link, as the owner lists it.
+    public struct Link: Sendable, Hashable {
+        /// The link's ID (``ShareLinks/linkID(ofToken:)``).
+        public var id: String
+        /// The shared item.
+        public var itemID: ItemID
+        /// The permission the link gives.
+        public var permission: Permission
+        /// When it was made.
+        public var createdAt: Date
+    }
+
+    /// The links `owner` made that are still recorded (expired ones included), oldest first.
+    public func links(grantedBy owner: String) async throws -> [Link] {
+        guard let store else { return [] }
+        return try await store.shares(grantedBy: owner).compactMap { share in
+            guard share.granteeID.hasPrefix(Self.linkGranteePrefix) else { return nil }
+            return Link(
+                id: String(share.granteeID.dropFirst(Self.linkGranteePrefix.count)), itemID: share.itemID,
+                permission: share.permission, createdAt: share.grantedAt)
+        }
+    }
+
+    /// Revokes a link; returns whether it was recorded.
+    @discardableResult
+    public func revokeLink(_ link: Link) async throws -> Bool {
+        try await store?.revoke(itemID: link.itemID, granteeID: Self.linkGranteePrefix + link.id) ?? false
+    }
+
+    /// Revokes the share of `itemID` with `granteeID`, and every link `owner` made for the item, so that the
+    /// grantee cannot take the share back with a link they hold. Returns whether there was such a share.
+    @discardableResult
+    public func revokeShare(itemID: ItemID, granteeID: String, grantedBy owner: String) async throws -> Bool {
+        for link in try await links(grantedBy: owner) where link.itemID == itemID { try await revokeLink(link) }
+        return try await store?.revoke(itemID: itemID, granteeID: granteeID) ?? false
+    }
+
+    /// Whether the link of `token` may still be redeemed: recorded in ``store`` (always, without a store).
+    func isRecorded(_ token: String, itemID: ItemID) async throws -> Bool {
+        guard let store else { return true }
+        let grantee = Self.linkGranteePrefix + Self.linkID(ofToken: token)
+        return try await store.shares(withGrantee: grantee).contains { $0.itemID == itemID }
+    }
+
+    /// Reads the token of a link (the part after ``pagePath``); `nil` when it is not genuine or has expired. It
+    /// does not say whether the link was revoked: ``WOPIHost/redeemShareLink(_:for:)`` checks that.
     public func grant(ofToken token: String, now: Date) -> Grant? {
         guard let claims = try? signer.verify(token, now: now) else { return nil }
         switch claims.resource {

@@ -1,3 +1,5 @@
+import Foundation
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
 
@@ -13,8 +15,42 @@ extension WOPIHost {
             throw WOPIHTTPError.notImplemented("X-WOPI-UrlType must be ReadOnly or ReadWrite.")
         }
         try context.require(context.access.isOwner && context.access.canWrite, "sharing (only the owner shares)")
-        let url = links.url(
+        let url = try await links.url(
             for: item, type: type, grantor: context.user.id, publicURL: publicBase(for: request), now: now())
         return try .json(ShareURLResponse(shareURL: url))
+    }
+
+    /// Redeems a share link (``ShareLinks``) for a signed-in user: the item, and what `user` may now do with it;
+    /// `nil` when the link is not genuine, expired or revoked, the host makes no links, or the link no longer
+    /// speaks for the item (its owner is gone or the item changed hands).
+    ///
+    /// A user with no access to the item gets a ``Share`` of the link's permission from the owner, recorded in
+    /// ``ShareLinks/store`` (without a store, nothing is recorded); a user who has some access keeps exactly that (a
+    /// link never widens nor narrows a share the owner chose).
+    public func redeemShareLink(_ token: String, for user: WOPIUser) async throws -> (
+        item: StorageItem, access: ItemAccess
+    )? {
+        guard let links = configuration.shareLinks, let grant = links.grant(ofToken: token, now: now()),
+            try await links.isRecorded(token, itemID: grant.itemID)
+        else { return nil }
+        let item: StorageItem
+        do {
+            item = try await storage.item(grant.itemID)
+        } catch let error as StorageError where error.code == .notFound {
+            return nil
+        }
+        guard try await users.user(grant.grantor) != nil, item.ownerID == grant.grantor else { return nil }
+        let current = try await policy.access(of: user, to: item)
+        guard current.permission == .none, let store = links.store else {
+            return (item, current)
+        }
+        try await store.grant(
+            Share(
+                itemID: item.id, granteeID: user.id, permission: grant.permission, grantedBy: grant.grantor,
+                grantedAt: now()))
+        logger.info(
+            "Share link redeemed",
+            metadata: ["item": "\(item.id)", "user": "\(user.id)", "permission": "\(grant.permission)"])
+        return (item, try await policy.access(of: user, to: item))
     }
 }
