@@ -18,8 +18,9 @@ run: deps
 	$(SWIFT) build -c release --product wopi-host
 	$$($(SWIFT) build -c release --show-bin-path)/wopi-host serve --demo --data $(DATA) --port $(PORT)
 
-## make test: lint, build everything and run every test, build the docs (30-90 s on top of the test build), then the
-## benchmark suite's smoke run and a short pass of every fuzz target. The real-mount FUSE suites run in a test
+## make test: lint, build everything and run every test, build the docs (30-90 s on top of the test build), build
+## copies of the examples in a package outside the repository (scripts/check-examples-standalone.sh: a provider who
+## copies them must find public API only), then the benchmark suite's smoke run and a short pass of every fuzz target. The real-mount FUSE suites run in a test
 ## process of their own: a child that another test spawns must never inherit a descriptor open on a test mount. So
 ## do the allocation counts, which see the whole process, and the PostgreSQL suites (with the validator scenarios
 ## through nginx over 3 hosts), which start their own servers, host processes and balancer and time their failures.
@@ -30,6 +31,7 @@ test: test-deps lint
 	$(TEST) --skip-build --filter FUSEMountTests
 	$(TEST) --skip-build --filter AllocationTests
 	SWIFT=$(SWIFT) scripts/build-docs.sh
+	SWIFT=$(SWIFT) scripts/check-examples-standalone.sh
 	$(MAKE) bench-smoke
 	$(MAKE) fuzz-smoke
 

@@ -59,6 +59,7 @@ let package = Package(
         .library(name: "WOPIHTTPEdge", targets: ["WOPIHTTPEdge"]),
         .library(name: "WOPIServer", targets: ["WOPIServer"]),
         .library(name: "WOPIServerHummingbird", targets: ["WOPIServerHummingbird"]),
+        .library(name: "WOPIDeployment", targets: ["WOPIDeployment"]),
         .library(name: "WOPIOAuthCore", targets: ["WOPIOAuthCore"]),
         .library(name: "WOPIAuthorizationServer", targets: ["WOPIAuthorizationServer"]),
         .library(name: "WOPIOAuth", targets: ["WOPIOAuth"]),
@@ -185,6 +186,26 @@ let package = Package(
             ],
             path: "Modules/WOPIServerHummingbird",
             swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WOPIDeployment",
+            dependencies: [
+                "WOPIModels", "WOPIStorage", "WOPIHTTPEdge", "WOPIServer", "WOPIAuthorizationServer",
+                "WOPIServerHummingbird", "FileSystemStorage", "SQLiteStorage", "SQLiteServerStores", "PostgresStorage",
+                "PostgresServerStores",
+                .hummingbird(), .hummingbird("HummingbirdCore"), .hummingbird("HummingbirdTLS"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            path: "Modules/WOPIDeployment",
+            swiftSettings: swiftSettings + strictImports
         ),
         .target(
             name: "WOPIOAuth",
@@ -318,6 +339,7 @@ let package = Package(
                 "WOPIHTTPEdge",
                 "WOPIAuthorizationServer",
                 "WOPIServerHummingbird",
+                "WOPIDeployment",
                 "FileSystemStorage",
                 "SQLiteStorage",
                 "SQLiteServerStores",
@@ -352,6 +374,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Examples/wopi",
+            swiftSettings: swiftSettings
+        ),
+
+        .executableTarget(
+            name: "wopikit-minimal-host",
+            dependencies: ["WOPIDeployment"],
+            path: "Examples/minimal-host",
             swiftSettings: swiftSettings
         ),
 
@@ -516,6 +545,7 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 "WOPITestSupport",
                 "WOPIServer", "WOPIHTTPEdge", "WOPIServerHummingbird", "FileSystemStorage", "wopi-host",
+                "wopikit-minimal-host",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,15 +1,8 @@
-import Crypto
-import FileSystemStorage
 import Foundation
 import Logging
-import PostgresServerStores
 import PostgresStorage
-import SQLiteServerStores
-import SQLiteStorage
-import ServiceLifecycle
-import WOPIAuthorizationServer
+import WOPIDeployment
 import WOPIServer
-import WOPIStorage
 
 /// The example host's data directory: everything one small deployment needs, in one folder.
 ///
@@ -36,23 +29,6 @@ struct DataDirectory {
         case sqlite
         /// A directory tree people can browse; locks live in the serving process.
         case fs
-    }
-
-    /// The stores a host or a command works with.
-    struct Stores {
-        let storage: any StorageBackend
-        let locks: any LockStore
-        let users: any UserDirectory
-        let shares: any ShareStore
-        let activities: any ActivityLog
-        let oauth: any OAuthStore
-        /// Where failed sign-ins are counted, so lock-outs survive a restart.
-        let throttle: any SignInThrottleStore
-        /// The background services the storage needs while a host serves (SQLite's garbage collector).
-        var maintenance: (Logger) -> [any Service] = { _ in [] }
-
-        /// Who may do what: the owner, plus the shares of ``shares``.
-        var policy: SharingAccessPolicy { SharingAccessPolicy(storage: storage, shares: shares) }
     }
 
     struct Settings: Codable {
@@ -87,56 +63,16 @@ struct DataDirectory {
     var isNew: Bool { (try? FileManager.default.contentsOfDirectory(atPath: url.path).count) ?? 0 <= 1 }
 
     func tokenSigner() async throws -> AccessTokenSigner {
-        AccessTokenSigner(key: try await tokenKey())
-    }
-
-    /// The key of WOPI access tokens (and, derived from it, of share links), shared by `serve` and the commands.
-    func tokenKey() async throws -> SymmetricKey {
-        try await signingKey(named: "token")
-    }
-
-    /// The signing key `name`: from the database with `--database` (the same for every host), else from
-    /// `DIR/secrets/NAME.key`.
-    func signingKey(named name: String) async throws -> SymmetricKey {
-        if let database { return try await PostgresKeyStore.loadOrCreate(name, in: database) }
-        return try await SecretKeyFile.loadOrCreate(at: url.appendingPathComponent("secrets/\(name).key"))
+        AccessTokenSigner(key: try await stores().keys.key(named: "token"))
     }
 
     /// Opens the stores of this directory (or of its `--database`).
-    func stores() async throws -> Stores {
-        if let database { return try await Self.postgresStores(database) }
+    func stores() async throws -> DeploymentStores {
+        if let database { return try await DeploymentStores.postgres(database) }
         switch settings.storage {
-        case .sqlite:
-            let database = try SQLiteDatabase(path: url.appendingPathComponent("wopi.sqlite").path)
-            let storage = try SQLiteStorage(database: database)
-            return Stores(
-                storage: storage, locks: try SQLiteLockStore(database: database),
-                users: try SQLiteUserDirectory(database: database), shares: try SQLiteShareStore(database: database),
-                activities: try SQLiteActivityLog(database: database), oauth: try SQLiteOAuthStore(database: database),
-                throttle: try SQLiteSignInThrottleStore(database: database),
-                maintenance: { logger in [StorageGarbageCollector(storage: storage, logger: logger)] })
-        case .fs:
-            return Stores(
-                storage: try FileSystemStorage(root: url.appendingPathComponent("files")), locks: InMemoryLockStore(),
-                users: FileUserDirectory(url: url.appendingPathComponent("users.json")),
-                shares: FileShareStore(url: url.appendingPathComponent("shares.json")),
-                activities: FileActivityLog(url: url.appendingPathComponent("activities.json")),
-                oauth: FileOAuthStore(url: url.appendingPathComponent("oauth.json")),
-                throttle: FileSignInThrottleStore(url: url.appendingPathComponent("sign-in-failures.json")))
+        case .sqlite: return try DeploymentStores.sqlite(directory: url)
+        case .fs: return try DeploymentStores.fileSystem(directory: url)
         }
-    }
-
-    /// The OAuth authorization server over `stores`, with a form-signing key kept in
-    /// `DIR/secrets/oauth-form.key` (or the database) so every `serve` process on this directory (or database)
-    /// accepts the others' sign-in forms.
-    func oauthServer(
-        stores: Stores, configuration: OAuthAuthorizationServer.Configuration, logger: Logger
-    ) async throws -> OAuthAuthorizationServer {
-        var configuration = configuration
-        configuration.formKey = try await signingKey(named: "oauth-form")
-        return OAuthAuthorizationServer(
-            store: stores.oauth, users: stores.users, throttle: stores.throttle, configuration: configuration,
-            logger: logger)
     }
 
     /// Writes `text` to `DIR/secrets/NAME`, readable only by its owner.

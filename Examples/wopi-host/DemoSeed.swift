@@ -1,5 +1,6 @@
 import Foundation
 import WOPIAuthorizationServer
+import WOPIDeployment
 import WOPIServer
 import WOPIStorage
 
@@ -14,6 +15,25 @@ enum DemoSeed {
           files: Welcome.docx, Budget.xlsx, Notes.txt, Documents/
           mint a token: wopi-host token --data <DIR> --user \(user) --file Welcome.docx
         """
+
+    /// What `serve` prepares on a new data directory: the demo user and files with `--demo` (a hint without), and
+    /// the demo OAuth clients when there are none.
+    static func prepare(_ stores: DeploymentStores, directory: DataDirectory, demo: Bool, dataPath: String) async throws
+    {
+        if try await stores.users.allUsers().isEmpty {
+            if demo {
+                try await seed(users: stores.users, storage: stores.storage)
+                Console.line(banner)
+            } else {
+                Console.line(
+                    "No users yet: add one with `wopi-host user add NAME --password-stdin --data \(dataPath)`, "
+                        + "or start with --demo to try the host with a demo user.")
+            }
+        }
+        if try await stores.oauth.allClients().isEmpty {
+            Console.line(try await registerClients(in: stores.oauth, directory: directory))
+        }
+    }
 
     /// The demo OAuth clients: Office's (confidential, the CSPP stop URL `https://localhost`) and the `wopi`
     /// CLI's (public, PKCE, loopback). Returns the lines to print.

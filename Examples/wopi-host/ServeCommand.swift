@@ -1,15 +1,10 @@
 import ArgumentParser
 import Foundation
-import Hummingbird
 import HummingbirdTLS
 import Logging
-import NIOCore
-import ServiceLifecycle
-import UnixSignals
-import WOPIAuthorizationServer
+import WOPIDeployment
 import WOPIModels
 import WOPIServer
-import WOPIServerHummingbird
 
 /// `wopi-host serve`: runs the host until SIGINT or SIGTERM.
 struct ServeCommand: AsyncParsableCommand {
@@ -62,98 +57,54 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Development only: accept WOPI requests without valid proof keys although discovery is set.")
     var noProofCheck = false
     @Option(name: .long, help: "The WOPI client's interface language (UI_LLCC), e.g. en-US.") var uiLanguage = "en-US"
+    @Option(name: .long, help: "Seconds a connection may idle, or take to send a request's headers.")
+    var idleTimeout = 30
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, not \(port).") }
+        if let publicURL, !(publicURL.hasPrefix("https://") || publicURL.hasPrefix("http://")) {
+            throw ValidationError("--public-url must be an http(s) URL, such as https://wopi.example.com.")
+        }
+        guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be at least 1 second.") }
+        guard Logger.Level(rawValue: logLevel) != nil else {
+            throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
+        }
+    }
 
     func run() async throws {
         var logger = Logger(label: "wopi-host")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let directory = try await data.open()
         let stores = try await directory.stores()
-        let users = stores.users
-        let storage = stores.storage
-        if try await users.allUsers().isEmpty {
-            if demo {
-                try await DemoSeed.seed(users: users, storage: storage)
-                Console.line(DemoSeed.banner)
-            } else {
-                Console.line(
-                    "No users yet: add one with `wopi-host user add NAME --password-stdin --data \(data.data)`, "
-                        + "or start with --demo to try the host with a demo user.")
-            }
-        }
-        if try await stores.oauth.allClients().isEmpty {
-            Console.line(try await DemoSeed.registerClients(in: stores.oauth, directory: directory))
-        }
+        try await DemoSeed.prepare(stores, directory: directory, demo: demo, dataPath: data.data)
 
-        let tls = try tlsConfiguration()
-        let scheme = tls == nil ? "http" : "https"
-        var oauthConfiguration = OAuthAuthorizationServer.Configuration()
-        oauthConfiguration.issuer = publicURL
-        oauthConfiguration.scheme = scheme
-        oauthConfiguration.privacyStatementURL = privacyURL
-        oauthConfiguration.signInThrottle.trustsForwardedFor = trustForwardedFor
-        let oauth = try await directory.oauthServer(stores: stores, configuration: oauthConfiguration, logger: logger)
-
-        var configuration = WOPIHostConfiguration()
+        var configuration = WOPIDeployment.Configuration()
+        configuration.bindHost = host
+        configuration.port = port
         configuration.publicURL = publicURL
-        configuration.scheme = scheme
-        configuration.shareLinks = ShareLinks(tokenKey: try await directory.tokenKey())
-        configuration.viewOnlyLocks = acknowledgeViewOnlyLocks ? .acknowledge : .refuse
-        let base = PublicBaseURL(publicURL)
-        let discovery = try discoveryClient(logger: logger)
-        if let discovery {
-            configuration.proofKeySource = discovery
-            configuration.proofKeyCheckDisabled = noProofCheck
-            if noProofCheck { Console.line("warning: proof-key checking is off (--no-proof-check); development only") }
-        }
-        let wopi = WOPIHost(
-            storage: storage, locks: stores.locks, users: users, tokens: try await directory.tokenSigner(),
-            configuration: configuration,
-            bootstrapper: BootstrapperConfiguration(
-                verifier: oauth, providerID: providerID, urlSchemes: try parsedURLSchemes()),
-            policy: discovery == nil ? stores.policy : HostPagePolicy(base: base, inner: stores.policy),
-            activities: stores.activities, logger: logger)
+        configuration.tls = try tlsConfiguration()
+        configuration.oauth.privacyStatementURL = privacyURL
+        configuration.oauth.signInThrottle.trustsForwardedFor = trustForwardedFor
+        configuration.host.viewOnlyLocks = acknowledgeViewOnlyLocks ? .acknowledge : .refuse
+        configuration.providerID = providerID
+        configuration.urlSchemes = try parsedURLSchemes()
+        configuration.discovery = try discoverySource()
+        configuration.proofKeyCheckDisabled = noProofCheck
+        configuration.actionURLOptions = ActionURLOptions(uiLanguage: uiLanguage)
+        configuration.pages = HostPageHTML()
+        configuration.idleTimeout = .seconds(idleTimeout)
+        if noProofCheck { Console.line("warning: proof-key checking is off (--no-proof-check); development only") }
 
-        let router = Router(context: WOPIRequestContext.self)
-        WOPIRoutes.add(to: router, host: wopi)
-        WOPIRoutes.add(to: router, endpoints: oauth)
-        router.get("health") { _, _ in "ok" }
-        if let discovery, (try? await discovery.discovery()) == nil {
-            Console.line("warning: discovery could not be loaded yet from \(discovery.source); retrying on use")
-        }
-        let sessionKey = try await SecretKeyFile.loadOrCreate(
-            at: directory.url.appendingPathComponent("secrets/session.key"))
-        HostPages(
-            host: wopi, discovery: discovery, accounts: oauth, shares: stores.shares,
-            sessions: HostSessions(
-                signer: AccessTokenSigner(key: sessionKey),
-                secure: scheme == "https" || publicURL?.hasPrefix("https") == true),
-            base: base, urlOptions: ActionURLOptions(uiLanguage: uiLanguage), logger: logger
-        ).add(to: router)
-
-        let bindHost = host
-        let app = Application(
-            router: router,
-            server: try tls.map { try .tls(.http1(), tlsConfiguration: $0) } ?? .http1(),
-            configuration: .init(address: .hostname(bindHost, port: port), serverName: "wopi-host"),
-            onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? 0
-                let url = "\(scheme)://\(bindHost.contains(":") ? "[\(bindHost)]" : bindHost):\(port)"
-                base.setIfUnset(url)
-                try? directory.recordServerURL(publicURL ?? url)
-                Console.line("listening on \(url)")
-            },
-            logger: logger)
-
-        // Shut down in reverse order: the HTTP server first, the database pool (in maintenance) last.
-        let services: [any Service] = stores.maintenance(logger) + [app]
-        let group = ServiceGroup(
-            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let deployment = try await WOPIDeployment(stores: stores, configuration: configuration, logger: logger)
         defer { directory.clearServerURL() }
-        try await group.run()
+        try await deployment.run { url in
+            try? directory.recordServerURL(publicURL ?? url)
+            Console.line("listening on \(url)")
+        }
     }
 
-    /// The discovery client of `--discovery-url` or `--discovery-file`, or `nil`.
-    private func discoveryClient(logger: Logger) throws -> DiscoveryClient? {
+    /// The discovery of `--discovery-url` or `--discovery-file`, or `nil`.
+    private func discoverySource() throws -> DiscoverySource? {
         switch (discoveryURL, discoveryFile) {
         case (nil, nil):
             if noProofCheck { throw ValidationError("--no-proof-check needs --discovery-url or --discovery-file.") }
@@ -162,9 +113,9 @@ struct ServeCommand: AsyncParsableCommand {
             guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
                 throw ValidationError("--discovery-url must be an http(s) URL.")
             }
-            return DiscoveryClient(source: .http(url), logger: logger)
+            return .http(url)
         case (nil, let path?):
-            return DiscoveryClient(source: .file(path), logger: logger)
+            return .file(path)
         default:
             throw ValidationError("Give --discovery-url or --discovery-file, not both.")
         }

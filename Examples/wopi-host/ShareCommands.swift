@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WOPIDeployment
 import WOPIServer
 import WOPIStorage
 
@@ -28,23 +29,42 @@ struct ShareCommand: AsyncParsableCommand {
     }
 }
 
-/// `wopi-host unshare --user OWNER PATH --with GRANTEE`: ends a share, at once, for tokens minted before too.
+/// `wopi-host unshare --user OWNER PATH --with GRANTEE | --link ID`: ends a share, at once, for tokens minted
+/// before too, and revokes the item's share links (so the grantee cannot redeem one again); or revokes one link.
 struct UnshareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "unshare", abstract: "Stop sharing a file or folder of --user with another user.")
+        commandName: "unshare",
+        abstract: "Stop sharing a file or folder of --user with another user, or revoke one of its share links.",
+        discussion: "Stopping a share revokes every share link of the item too; `shares` lists the links.")
 
     @OptionGroup var data: DataOptions
     @Option(name: .long, help: "The owner of the item.") var user: String
     @Argument(help: "The item's path below the owner's root.") var path: String
-    @Option(name: .long, help: "The user to stop sharing with.") var with: String
+    @Option(name: .long, help: "The user to stop sharing with.") var with: String?
+    @Option(name: .long, help: "The ID of a share link to revoke (as `shares` lists it).") var link: String?
+
+    func validate() throws {
+        guard (with == nil) != (link == nil) else { throw ValidationError("Give --with USER or --link ID.") }
+    }
 
     func run() async throws {
         let stores = try await data.open().stores()
         let item = try await OwnedItem.resolve(path, of: user, in: stores)
-        guard try await stores.shares.revoke(itemID: item.id, granteeID: with) else {
-            throw ValidationFailure("\(path) is not shared with \(with).")
+        let links = try await stores.shareLinks()
+        if let link {
+            guard
+                let found = try await links.links(grantedBy: user).first(where: {
+                    $0.id == link && $0.itemID == item.id
+                }),
+                try await links.revokeLink(found)
+            else { throw ValidationFailure("\(path) has no share link \(link).") }
+            Console.line("The share link \(link) of \(path) is revoked.")
+        } else if let with {
+            guard try await links.revokeShare(itemID: item.id, granteeID: with, grantedBy: user) else {
+                throw ValidationFailure("\(path) is not shared with \(with).")
+            }
+            Console.line("\(path) is no longer shared with \(with); its share links are revoked.")
         }
-        Console.line("\(path) is no longer shared with \(with).")
     }
 }
 
@@ -64,7 +84,11 @@ struct SharesCommand: AsyncParsableCommand {
         Console.line("Shared by \(user):" + (byUser.isEmpty ? " nothing" : ""))
         for share in byUser {
             let path = try await OwnedItem.path(of: share.itemID, in: stores) ?? "(deleted item \(share.itemID))"
-            Console.line("  \(path)  with \(share.granteeID)  \(share.permission)")
+            let grantee = share.granteeID
+            let with =
+                grantee.hasPrefix(ShareLinks.linkGranteePrefix)
+                ? "link \(grantee.dropFirst(ShareLinks.linkGranteePrefix.count))" : "with \(grantee)"
+            Console.line("  \(path)  \(with)  \(share.permission)")
         }
         Console.line("Shared with \(user):" + (withUser.isEmpty ? " nothing" : ""))
         for share in withUser {
@@ -77,7 +101,7 @@ struct SharesCommand: AsyncParsableCommand {
 /// Finding a user's own items by path, and the path of an item.
 enum OwnedItem {
     /// The item at `path` below `user`'s root (not the root itself).
-    static func resolve(_ path: String, of user: String, in stores: DataDirectory.Stores) async throws -> StorageItem {
+    static func resolve(_ path: String, of user: String, in stores: DeploymentStores) async throws -> StorageItem {
         guard try await stores.users.user(user) != nil else { throw ValidationFailure("No user \(user).") }
         let root = try await stores.storage.rootContainer(forUser: user)
         guard !path.split(separator: "/").isEmpty,
@@ -87,7 +111,7 @@ enum OwnedItem {
     }
 
     /// The path of an item below its owner's root, or `nil` when it no longer exists.
-    static func path(of id: ItemID, in stores: DataDirectory.Stores) async throws -> String? {
+    static func path(of id: ItemID, in stores: DeploymentStores) async throws -> String? {
         guard let item = try? await stores.storage.item(id) else { return nil }
         let folders = try await stores.storage.ancestors(of: id).dropFirst().map(\.name)
         return (folders + [item.name]).joined(separator: "/")

@@ -32,13 +32,14 @@ struct TokenCommand: AsyncParsableCommand {
         guard let caller = try await stores.users.user(user) else { throw ValidationFailure("No user \(user).") }
         let storage = stores.storage
         let root = try await storage.rootContainer(forUser: user)
-        let shared = try await SharedWithMe.item(atPath: file, for: caller, policy: stores.policy, storage: storage)
+        let shared = try await SharedWithMe.item(
+            atPath: file, for: caller, policy: stores.sharingPolicy, storage: storage)
         let found: StorageItem? =
             if let shared { shared } else { try? await storage.item(atPath: file, under: root.id) }
         guard case .file(let target)? = found else {
             throw ValidationFailure("\(user) has no file \(file) (a folder, or nothing, is there).")
         }
-        let access = try await stores.policy.access(of: caller, to: .file(target))
+        let access = try await stores.sharingPolicy.access(of: caller, to: .file(target))
         guard access.permission > .none else { throw ValidationFailure("\(user) may not open \(file).") }
         let permission = min(access.permission, view ? .view : .edit)
         let expiresAt = Date().addingTimeInterval(TimeInterval(ttl))

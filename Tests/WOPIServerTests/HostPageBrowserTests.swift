@@ -149,15 +149,15 @@ import WOPITestSupport
         try await Self.withHost { host, _, data in
             let open = try await HTTP.get(host + "/files")
             #expect(open.status == 303 && open.header("Location") == "/signin?next=%2Ffiles")
-            let wrong = try await TestHTTP.send(
-                .POST, host + "/signin", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-                body: .init(string: "username=demo&password=nope&next=%2Ffiles"))
-            #expect(wrong.status == 401 && wrong.header("Set-Cookie") == nil)
+            let form = try await HostSecurityTests.signInForm(host)
+            let wrong = try await HostSecurityTests.signIn(host, "demo", "nope", form: form)
+            #expect(wrong.status == 401 && HostSecurityTests.sessionCookie(wrong) == nil)
             let offsite = try await TestHTTP.send(
-                .POST, host + "/signin", headers: [("Content-Type", "application/x-www-form-urlencoded")],
-                body: .init(string: "username=demo&password=demo&next=%2F%2Fevil.example"))
+                .POST, host + "/signin",
+                headers: [("Content-Type", "application/x-www-form-urlencoded"), ("Cookie", form.cookie)],
+                body: .init(string: "username=demo&password=demo&next=%2F%2Fevil.example&form_token=\(form.token)"))
             #expect(offsite.status == 303 && offsite.header("Location") == "/files")
-            #expect(offsite.header("Set-Cookie")?.contains("HttpOnly; SameSite=Lax") == true)
+            #expect(HostSecurityTests.sessionCookie(offsite)?.contains("HttpOnly; SameSite=Lax") == true)
             // With discovery configured, a valid token without a proof is refused.
             let token = try await HostProcess.token(data: data, file: "Welcome.docx")
             let reply = try await HTTP.get("\(token.wopiSrc)?access_token=\(token.accessToken)")

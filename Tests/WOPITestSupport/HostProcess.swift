@@ -24,12 +24,18 @@ public final class HostProcess: Sendable {
     }
 
     /// Starts any server that prints `listening on URL` once ready (an independent implementation in an interop
-    /// test, say) and keeps its data in `dataDirectory`; call ``waitUntilListening(timeout:)`` next.
-    public init(executable: URL, arguments: [String], dataDirectory: URL) throws {
+    /// test, say) and keeps its data in `dataDirectory`, with `environment` added to this process's; call
+    /// ``waitUntilListening(timeout:)`` next.
+    public init(
+        executable: URL, arguments: [String], dataDirectory: URL, environment: [String: String] = [:]
+    ) throws {
         self.dataDirectory = dataDirectory
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

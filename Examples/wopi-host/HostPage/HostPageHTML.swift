@@ -1,20 +1,13 @@
 import Foundation
+import WOPIDeployment
 import WOPIModels
 
-/// The HTML of the host pages: the sign-in form, the file list and the page that frames the WOPI client.
-enum HostPageHTML {
-    /// What the framing page needs.
-    struct Frame {
-        var fileName: String
-        var actionURL: String
-        var accessToken: String
-        var accessTokenTTL: Int64
-        var favIconURL: String?
-        var clientOrigin: String
-        var closeURL: String
-        var editURL: String?
-        var shareURL: String
-        var downloadURL: String
+/// The HTML of the host pages: the sign-in form, the file list and the page that frames the WOPI client. Restyle
+/// it freely: `HostPages` (in WOPIDeployment) decides what each page shows and sets its security headers.
+struct HostPageHTML: HostPageRenderer {
+    /// A page with a title and a plain-text message.
+    func message(title: String, _ text: String) -> String {
+        Self.page(title: title, "<p>\(HTMLEscaping.escape(text))</p>")
     }
 
     /// A simple page (sign-in, file list, errors).
@@ -36,15 +29,16 @@ enum HostPageHTML {
         """
     }
 
-    /// The sign-in form, posting back to `/signin` with `next`.
-    static func signIn(next: String, message: String?) -> String {
-        page(
+    /// The sign-in form, posting back to `/signin` with `next` and the form token.
+    func signIn(_ page: SignInPage) -> String {
+        Self.page(
             title: "Sign in",
             """
             <h1>Sign in to WOPIKit</h1>
-            \(message.map { "<p class=\"error\" role=\"alert\">\(HTMLEscaping.escape($0))</p>" } ?? "")
+            \(page.message.map { "<p class=\"error\" role=\"alert\">\(HTMLEscaping.escape($0))</p>" } ?? "")
             <form method="post" action="/signin">
-            <input type="hidden" name="next" value="\(HTMLEscaping.escape(next))">
+            <input type="hidden" name="next" value="\(HTMLEscaping.escape(page.next))">
+            <input type="hidden" name="form_token" value="\(HTMLEscaping.escape(page.formToken))">
             <label for="username">User name or email</label>
             <input id="username" name="username" autocomplete="username" autocapitalize="none" required autofocus>
             <label for="password">Password</label>
@@ -56,7 +50,7 @@ enum HostPageHTML {
 
     /// The page that posts the token to the WOPI client into a full-page iframe and handles its PostMessages
     /// (Microsoft's host page: https://learn.microsoft.com/microsoft-365/cloud-storage-partner-program/online/hostpage).
-    static func frame(_ frame: Frame) -> String {
+    func frame(_ frame: EditorFramePage) -> String {
         let config: [String: String?] = [
             "clientOrigin": frame.clientOrigin, "closeURL": frame.closeURL, "editURL": frame.editURL,
             "shareURL": frame.shareURL, "downloadURL": frame.downloadURL,
@@ -89,13 +83,15 @@ enum HostPageHTML {
             <div id="notice" role="status" hidden></div>
             <span id="frameholder"></span>
             <script type="application/json" id="wopi-config">\(safeJSON)</script>
-            <script>\(script)</script>
+            <script>\(frameScript)</script>
             </body></html>
             """
     }
 
     /// The framing and PostMessage logic. Messages are JSON strings `{"MessageId", "SendTime", "Values"}`; any
     /// message from an origin other than the WOPI client's is dropped (and counted, for tests).
+    var frameScript: String { Self.script }
+
     static let script = """
         (function () {
           var cfg = JSON.parse(document.getElementById('wopi-config').textContent);
@@ -145,31 +141,37 @@ enum HostPageHTML {
         })();
         """
 
-    /// The file list of a container, with open links and the new-document form.
-    static func files(
-        userName: String, container: String, parent: String?, items: [(name: String, links: [(String, String)])],
-        newDocumentContainer: String
-    ) -> String {
-        let rows = items.map { item in
-            "<li>\(HTMLEscaping.escape(item.name))<span class=\"actions\">"
-                + item.links.map { "<a href=\"\(HTMLEscaping.escape($0.1))\">\(HTMLEscaping.escape($0.0))</a>" }
+    /// The file list of a container, with open links, the new-document form and the sign-out button.
+    func files(_ page: FileListPage) -> String {
+        let rows = page.rows.map { row in
+            "<li>\(HTMLEscaping.escape(row.name))<span class=\"actions\">"
+                + row.links.map { "<a href=\"\(HTMLEscaping.escape($0.url))\">\(HTMLEscaping.escape($0.title))</a>" }
                 .joined() + "</span></li>"
         }
-        let up = parent.map { "<p><a href=\"\(HTMLEscaping.escape($0))\">↑ Up</a></p>" } ?? ""
-        return page(
+        let up = page.parentURL.map { "<p><a href=\"\(HTMLEscaping.escape($0))\">↑ Up</a></p>" } ?? ""
+        let create =
+            page.newDocumentContainer.map { container in
+                """
+                <form class="inline" method="post" action="/new">
+                <input type="hidden" name="container" value="\(HTMLEscaping.escape(container))">
+                <label for="type">New</label>
+                <select id="type" name="type"><option value="docx">Word document</option>\
+                <option value="xlsx">Excel workbook</option><option value="pptx">PowerPoint presentation</option></select>
+                <button type="submit" id="create">Create</button>
+                </form>
+                """
+            } ?? ""
+        return Self.page(
             title: "Files",
             """
-            <h1>\(HTMLEscaping.escape(container))</h1>
-            <p>Signed in as \(HTMLEscaping.escape(userName)).</p>
+            <h1>\(HTMLEscaping.escape(page.containerName))</h1>
+            <form class="inline" method="post" action="/signout">
+            <span>Signed in as \(HTMLEscaping.escape(page.userName)).</span>
+            <button type="submit" id="signout">Sign out</button>
+            </form>
             \(up)
             <ul id="files">\(rows.joined(separator: "\n"))</ul>
-            <form class="inline" method="post" action="/new">
-            <input type="hidden" name="container" value="\(HTMLEscaping.escape(newDocumentContainer))">
-            <label for="type">New</label>
-            <select id="type" name="type"><option value="docx">Word document</option>\
-            <option value="xlsx">Excel workbook</option><option value="pptx">PowerPoint presentation</option></select>
-            <button type="submit" id="create">Create</button>
-            </form>
+            \(create)
             """)
     }
 }

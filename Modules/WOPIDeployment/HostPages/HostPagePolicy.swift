@@ -1,41 +1,51 @@
-import WOPIModels
-import WOPIServer
-import WOPIStorage
+public import WOPIModels
+public import WOPIServer
+public import WOPIStorage
 
-/// The example host's policy when it serves Office for the web: `inner` decides who may do what (the owner plus
+/// The policy of a host with pages for Office for the web: `inner` decides who may do what (the owner plus
 /// shares), and CheckFileInfo points Office for the web at the pages (`HostViewUrl`, `HostEditUrl`, `CloseUrl`,
 /// `DownloadUrl`, `FileSharingUrl`, `PostMessageOrigin`) and asks for the PostMessages the host page handles.
-struct HostPagePolicy: AccessPolicy {
-    let base: PublicBaseURL
-    let inner: any AccessPolicy
+public struct HostPagePolicy: AccessPolicy {
+    /// The pages' base URL.
+    public let base: PublicBaseURL
+    /// The policy that decides access.
+    public let inner: any AccessPolicy
 
-    func access(of user: WOPIUser, to item: StorageItem) async throws -> ItemAccess {
+    /// `inner`, with CheckFileInfo pointing at the pages below `base`.
+    public init(base: PublicBaseURL, inner: any AccessPolicy) {
+        self.base = base
+        self.inner = inner
+    }
+
+    public func access(of user: WOPIUser, to item: StorageItem) async throws -> ItemAccess {
         try await inner.access(of: user, to: item)
     }
 
-    func access(of user: WOPIUser, to items: [StorageItem]) async throws -> [ItemAccess] {
+    public func access(of user: WOPIUser, to items: [StorageItem]) async throws -> [ItemAccess] {
         try await inner.access(of: user, to: items)
     }
 
-    func sharedItems(with user: WOPIUser) async throws -> [StorageItem] {
+    public func sharedItems(with user: WOPIUser) async throws -> [StorageItem] {
         try await inner.sharedItems(with: user)
     }
 
-    func willChange(_ change: ContentChange, by user: WOPIUser) async throws {
+    public func willChange(_ change: ContentChange, by user: WOPIUser) async throws {
         try await inner.willChange(change, by: user)
     }
 
-    func describe(
+    public func describe(
         container: ContainerMetadata, _ info: inout CheckContainerInfo, user: WOPIUser, access: ItemAccess
     ) async throws {
         try await inner.describe(container: container, &info, user: user, access: access)
     }
 
-    func describe(ecosystem info: inout CheckEcosystemResponse, user: WOPIUser) async throws {
+    public func describe(ecosystem info: inout CheckEcosystemResponse, user: WOPIUser) async throws {
         try await inner.describe(ecosystem: &info, user: user)
     }
 
-    func describe(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess) async throws {
+    public func describe(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess)
+        async throws
+    {
         try await inner.describe(file: file, &info, user: user, access: access)
         guard let base = base.url else { return }
         let pages = HostPageURLs(base: base)
@@ -57,13 +67,19 @@ struct HostPagePolicy: AccessPolicy {
 }
 
 /// The URLs of the host pages below a base URL: the one place they are built.
-struct HostPageURLs: Sendable {
-    let base: String
+public struct HostPageURLs: Sendable {
+    /// The base URL the pages live below.
+    public let base: String
+
+    /// The pages below `base`.
+    public init(base: String) { self.base = base }
 
     /// The page that opens a file in the WOPI client (`view`, `edit` or `editnew`).
-    func open(_ id: ItemID, action: String) -> String { "\(base)/open/\(id)?action=\(action)" }
+    public func open(_ id: ItemID, action: String) -> String { "\(base)/open/\(id)?action=\(action)" }
     /// The file list of a container (the user's root when `nil`).
-    func files(in container: ItemID?) -> String { "\(base)/files" + (container.map { "?container=\($0)" } ?? "") }
+    public func files(in container: ItemID?) -> String {
+        "\(base)/files" + (container.map { "?container=\($0)" } ?? "")
+    }
     /// The download of a file's current content.
-    func download(_ id: ItemID) -> String { "\(base)/download/\(id)" }
+    public func download(_ id: ItemID) -> String { "\(base)/download/\(id)" }
 }

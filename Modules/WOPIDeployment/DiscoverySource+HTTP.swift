@@ -1,12 +1,13 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOFoundationCompat
 import NIOHTTP1
-import WOPIServer
+public import WOPIServer
 
 extension DiscoverySource {
     /// Discovery fetched over HTTP(S) with AsyncHTTPClient's shared client (30 s timeout, 8 MiB at most).
-    static func http(_ url: String) -> DiscoverySource {
+    public static func http(_ url: String) -> DiscoverySource {
         DiscoverySource(url) {
             var request = HTTPClientRequest(url: url)
             request.headers.add(name: "Accept", value: "application/xml, text/xml")

@@ -1,0 +1,147 @@
+public import Crypto
+import FileSystemStorage
+public import Foundation
+public import Logging
+import PostgresServerStores
+public import PostgresStorage
+import SQLiteServerStores
+import SQLiteStorage
+public import ServiceLifecycle
+public import WOPIAuthorizationServer
+public import WOPIServer
+public import WOPIStorage
+
+/// Everything a deployment stores: files and locks, users, shares, activities, OAuth records, failed sign-ins
+/// and the signing keys, with the background services they need while the host serves.
+///
+/// Build it with one of the factories (``sqlite(directory:)``, ``fileSystem(directory:)``, ``postgres(_:)``) and
+/// replace any part with your own: a provider's `UserDirectory` or `StorageBackend` drops in here, and the rest of
+/// the deployment does not change.
+///
+/// ```swift
+/// var stores = try DeploymentStores.sqlite(directory: dataURL)
+/// stores.users = MyDirectory(ldap: ldap)   // your users, the rest as it comes
+/// ```
+public struct DeploymentStores: Sendable {
+    /// Where files and containers live.
+    public var storage: any StorageBackend
+    /// Where WOPI locks live (shared by every host process of the deployment).
+    public var locks: any LockStore
+    /// Who may sign in.
+    public var users: any UserDirectory
+    /// Who shares what with whom (and the share links, see `ShareLinks`).
+    public var shares: any ShareStore
+    /// AddActivities' comments and mentions.
+    public var activities: any ActivityLog
+    /// OAuth clients, codes and tokens.
+    public var oauth: any OAuthStore
+    /// Failed sign-ins, so lock-outs survive a restart.
+    public var throttle: any SignInThrottleStore
+    /// The signing keys (WOPI tokens, share links, sign-in forms, sessions): the same for every host process of
+    /// the deployment, so each accepts what another signed.
+    public var keys: any SigningKeyStore
+    /// What runs beside the host while it serves (a garbage collector, a database pool): started before the HTTP
+    /// server, stopped after it, in reverse order.
+    public var services: @Sendable (Logger) -> [any Service]
+
+    /// The default policy: each user sees their own items, and what ``shares`` shares with them.
+    public var sharingPolicy: SharingAccessPolicy { SharingAccessPolicy(storage: storage, shares: shares) }
+
+    /// The deployment's share links: signed with a key derived from the `token` key, recorded in ``shares`` so
+    /// they can be listed and revoked.
+    public func shareLinks() async throws -> ShareLinks {
+        ShareLinks(tokenKey: try await keys.key(named: "token"), store: shares)
+    }
+
+    /// Stores of your own.
+    public init(
+        storage: any StorageBackend, locks: any LockStore, users: any UserDirectory, shares: any ShareStore,
+        activities: any ActivityLog, oauth: any OAuthStore, throttle: any SignInThrottleStore,
+        keys: any SigningKeyStore, services: @escaping @Sendable (Logger) -> [any Service] = { _ in [] }
+    ) {
+        self.storage = storage
+        self.locks = locks
+        self.users = users
+        self.shares = shares
+        self.activities = activities
+        self.oauth = oauth
+        self.throttle = throttle
+        self.keys = keys
+        self.services = services
+    }
+
+    /// One SQLite file, `DIRECTORY/wopi.sqlite`, holds everything, with an hourly garbage collector; the keys are
+    /// files in `DIRECTORY/secrets/`. Several processes may share the directory.
+    public static func sqlite(directory: URL) throws -> DeploymentStores {
+        let database = try SQLiteDatabase(path: directory.appendingPathComponent("wopi.sqlite").path)
+        let storage = try SQLiteStorage(database: database)
+        return DeploymentStores(
+            storage: storage, locks: try SQLiteLockStore(database: database),
+            users: try SQLiteUserDirectory(database: database), shares: try SQLiteShareStore(database: database),
+            activities: try SQLiteActivityLog(database: database), oauth: try SQLiteOAuthStore(database: database),
+            throttle: try SQLiteSignInThrottleStore(database: database),
+            keys: DirectorySigningKeys(directory: directory.appendingPathComponent("secrets")),
+            services: { logger in [StorageGarbageCollector(storage: storage, logger: logger)] })
+    }
+
+    /// The files as a directory tree people can browse (`DIRECTORY/files`), everything else in JSON files beside
+    /// it; locks live in the serving process, so one process serves the directory.
+    public static func fileSystem(directory: URL) throws -> DeploymentStores {
+        DeploymentStores(
+            storage: try FileSystemStorage(root: directory.appendingPathComponent("files")),
+            locks: InMemoryLockStore(), users: FileUserDirectory(url: directory.appendingPathComponent("users.json")),
+            shares: FileShareStore(url: directory.appendingPathComponent("shares.json")),
+            activities: FileActivityLog(url: directory.appendingPathComponent("activities.json")),
+            oauth: FileOAuthStore(url: directory.appendingPathComponent("oauth.json")),
+            throttle: FileSignInThrottleStore(url: directory.appendingPathComponent("sign-in-failures.json")),
+            keys: DirectorySigningKeys(directory: directory.appendingPathComponent("secrets")))
+    }
+
+    /// Every store and the keys in one PostgreSQL database shared by several hosts; the pool and the garbage
+    /// collector run beside each host (the pool stops last).
+    public static func postgres(_ database: PostgresPool) async throws -> DeploymentStores {
+        let storage = try await PostgresStorage.open(database: database)
+        return DeploymentStores(
+            storage: storage, locks: try await PostgresLockStore.open(database: database),
+            users: try await PostgresUserDirectory.open(database: database),
+            shares: try await PostgresShareStore.open(database: database),
+            activities: try await PostgresActivityLog.open(database: database),
+            oauth: try await PostgresOAuthStore.open(database: database),
+            throttle: try await PostgresSignInThrottleStore.open(database: database),
+            keys: PostgresSigningKeys(database: database),
+            services: { logger in [database, StorageGarbageCollector(storage: storage, logger: logger)] })
+    }
+}
+
+/// Where a deployment keeps its signing keys: each key by name (`token`, `oauth-form`, `session`), created the
+/// first time it is asked for and the same in every process of the deployment afterwards.
+public protocol SigningKeyStore: Sendable {
+    /// The key `name`, created (256 random bits) if there is none yet.
+    func key(named name: String) async throws -> SymmetricKey
+}
+
+/// Signing keys as files, `DIRECTORY/NAME.key`, readable by their owner only (`SecretKeyFile`).
+public struct DirectorySigningKeys: SigningKeyStore {
+    /// The folder of the key files.
+    public let directory: URL
+
+    /// Keys in `directory`.
+    public init(directory: URL) { self.directory = directory }
+
+    public func key(named name: String) async throws -> SymmetricKey {
+        try await SecretKeyFile.loadOrCreate(at: directory.appendingPathComponent("\(name).key"))
+    }
+}
+
+/// Signing keys in a PostgreSQL database, shared by every host on it (`PostgresKeyStore`).
+public struct PostgresSigningKeys: SigningKeyStore {
+    /// The database.
+    public let database: PostgresPool
+
+    /// Keys in `database`.
+    public init(database: PostgresPool) { self.database = database }
+
+    public func key(named name: String) async throws -> SymmetricKey {
+        try await PostgresKeyStore.loadOrCreate(name, in: database)
+    }
+}

@@ -1,0 +1,99 @@
+public import Crypto
+public import Foundation
+import HTTPTypes
+public import WOPIHTTPEdge
+import WOPIModels
+import WOPIServer
+
+/// The sign-in sessions of the host pages, and the token that protects their sign-in form.
+///
+/// - A session is an HMAC-signed cookie naming the user, with its own key (so a session cookie is never a WOPI
+///   access token), `HttpOnly`, `SameSite=Lax` (a cross-site form `POST` does not carry it), and `Secure` whenever
+///   the request reached the host over HTTPS, directly or through a proxy that says so in `X-Forwarded-Proto`.
+/// - The sign-in form carries a form token bound to a `SameSite=Strict` browser cookie, as the OAuth sign-in form
+///   does, and a cross-site `Origin` is refused: a page elsewhere cannot sign a browser in to an account of its
+///   choosing (login CSRF).
+/// - Signing out removes the cookie; a session otherwise ends after ``lifetime``.
+public struct HostSessions: Sendable {
+    /// The session cookie's name.
+    public static let cookieName = "wopikit_session"
+    /// The sign-in form's browser cookie.
+    public static let formCookieName = "wopikit_signin"
+    /// How long a session lasts.
+    public let lifetime: TimeInterval
+    /// How long a sign-in form may be posted after it was shown.
+    public let formLifetime: TimeInterval
+    private let signer: AccessTokenSigner
+    private let now: @Sendable () -> Date
+
+    /// Sessions signed with `key` (a key of their own, never the WOPI token key).
+    ///
+    /// - Parameters:
+    ///   - lifetime: how long a session lasts (default 2 hours).
+    ///   - now: the clock, for tests.
+    public init(
+        key: SymmetricKey, lifetime: TimeInterval = 2 * 60 * 60, formLifetime: TimeInterval = 15 * 60,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.signer = AccessTokenSigner(key: key)
+        self.lifetime = lifetime
+        self.formLifetime = formLifetime
+        self.now = now
+    }
+
+    /// The `Set-Cookie` value that signs `userID` in; `secure` when the request came over HTTPS.
+    public func cookie(for userID: String, secure: Bool) -> String {
+        let value = signer.mint(AccessToken(userID: userID, resource: .ecosystem, expiresAt: now() + lifetime))
+        return SetCookie(name: Self.cookieName, value: value, maxAge: Int(lifetime), secure: secure).headerValue
+    }
+
+    /// The `Set-Cookie` value that signs the browser out.
+    public func signOutCookie(secure: Bool) -> String {
+        SetCookie.removing(Self.cookieName, secure: secure).headerValue
+    }
+
+    /// The signed-in user's ID, `nil` without a valid session cookie.
+    public func userID(of request: WOPIRequest) -> String? {
+        guard let value = request.cookie(named: Self.cookieName),
+            let token = try? signer.verify(value, now: now()), token.resource == .ecosystem,
+            token.userID.hasPrefix(Self.formPrefix) == false
+        else { return nil }
+        return token.userID
+    }
+
+    // MARK: - The sign-in form
+
+    /// A fresh form token for the sign-in page and the browser cookie it is bound to (reused when the browser
+    /// has one).
+    public func signInForm(for request: WOPIRequest, secure: Bool) -> (formToken: String, cookie: String) {
+        let browserID = request.cookie(named: Self.formCookieName).flatMap(Self.validBrowserID) ?? Self.newBrowserID()
+        let token = signer.mint(
+            AccessToken(userID: Self.formPrefix + browserID, resource: .ecosystem, expiresAt: now() + formLifetime))
+        let cookie = SetCookie(
+            name: Self.formCookieName, value: browserID, maxAge: Int(formLifetime), secure: secure, sameSite: .strict)
+        return (token, cookie.headerValue)
+    }
+
+    /// Whether a sign-in `POST` is genuine: its form token is valid and bound to this browser's cookie, and it
+    /// does not come from another origin than `origin` (the host's public base URL).
+    public func acceptsSignIn(_ request: WOPIRequest, formToken: String?, origin: String) -> Bool {
+        if let sent = request.headers[.origin], sent != origin { return false }
+        guard let formToken, let browserID = request.cookie(named: Self.formCookieName),
+            let token = try? signer.verify(formToken, now: now())
+        else { return false }
+        return token.userID == Self.formPrefix + browserID
+    }
+
+    /// The claims prefix that keeps a form token from ever being a session.
+    private static let formPrefix = "form."
+
+    private static func newBrowserID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<4).map { _ in String(generator.next() as UInt64, radix: 36) }.joined()
+    }
+
+    private static func validBrowserID(_ value: String) -> String? {
+        value.count >= 8 && value.count <= 64 && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+            ? value : nil
+    }
+}

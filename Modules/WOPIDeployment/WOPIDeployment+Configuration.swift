@@ -1,0 +1,53 @@
+public import Foundation
+public import HummingbirdTLS
+public import WOPIAuthorizationServer
+public import WOPIModels
+public import WOPIServer
+
+extension WOPIDeployment {
+    /// What a deployment serves and how; every setting has a default that is safe to run.
+    public struct Configuration: Sendable {
+        /// The address to listen on.
+        public var bindHost = "127.0.0.1"
+        /// The port; `0` picks a free one.
+        public var port = 8080
+        /// The external base URL clients use (`https://wopi.example.com`); `nil` uses each request's `Host` (and a
+        /// proxy's `X-Forwarded-Proto`).
+        public var publicURL: String?
+        /// Serve HTTPS with this configuration; `nil` serves plain HTTP (behind a TLS proxy, say).
+        public var tls: TLSConfiguration?
+        /// The WOPI host's settings (`publicURL`, `scheme`, `shareLinks` and the proof-key source are set by the
+        /// deployment).
+        public var host = WOPIHostConfiguration()
+        /// The OAuth authorization server's settings (`formKey`, `scheme` and, unless set, `issuer` are set by the
+        /// deployment).
+        public var oauth = OAuthAuthorizationServer.Configuration()
+        /// The provider ID Microsoft assigned at onboarding, in the bootstrapper's challenge.
+        public var providerID: String?
+        /// The app-to-app sign-in schemes of the bootstrapper's challenge.
+        public var urlSchemes: URLSchemes?
+        /// The authorization endpoint the bootstrapper's challenge names, when an identity provider of yours signs
+        /// users in (`nil`: the built-in one).
+        public var authorizationEndpoint: String?
+        /// The token endpoint the bootstrapper's challenge names (`nil`: the built-in one).
+        public var tokenEndpoint: String?
+        /// The WOPI client's discovery (Office for the web, Collabora Online, ONLYOFFICE): turns on proof-key checks
+        /// and the pages that open files in the client; `nil` for Office for iOS and Android only.
+        public var discovery: DiscoverySource?
+        /// Development only: accept WOPI requests without valid proof keys although discovery is set.
+        public var proofKeyCheckDisabled = false
+        /// How the host pages look; `nil` serves no pages (and no sign-in other than OAuth's).
+        public var pages: (any HostPageRenderer)?
+        /// The UI language and other placeholders of the WOPI client's action URLs.
+        public var actionURLOptions = ActionURLOptions()
+        /// How long a page session lasts.
+        public var sessionLifetime: TimeInterval = 2 * 60 * 60
+        /// How long a connection may stay idle, or take to send a request's headers, before it is closed.
+        public var idleTimeout: Duration = .seconds(30)
+        /// The `Server` header.
+        public var serverName = "wopikit"
+
+        /// The defaults: plain HTTP on 127.0.0.1:8080, no pages, no discovery.
+        public init() {}
+    }
+}

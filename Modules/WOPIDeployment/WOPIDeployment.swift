@@ -1,0 +1,170 @@
+import Foundation
+public import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+public import Logging
+import NIOCore
+import ServiceLifecycle
+import UnixSignals
+public import WOPIAuthorizationServer
+import WOPIHTTPEdge
+public import WOPIServer
+public import WOPIServerHummingbird
+
+/// A complete WOPI host, assembled from its stores and a configuration: the WOPI host and bootstrapper, the OAuth
+/// authorization server, share-link redemption, the host pages with their sign-in, the background services, the
+/// routes on a Hummingbird router, and an ordered shutdown.
+///
+/// What a provider writes is their storage, users and policy; the rules that keep a deployment correct are kept
+/// here:
+/// - every process of a deployment signs with the same keys (``DeploymentStores/keys``): WOPI tokens, share links,
+///   OAuth sign-in forms and page sessions made by one host are accepted by the others;
+/// - every request carries its peer address (``WOPIRequestContext``), so the per-address sign-in throttle holds on
+///   `/oauth2/authorize`, `/signin` and anything mounted with ``addRoutes(to:)``;
+/// - the stores' services (a garbage collector, a database pool) start before the HTTP server and stop after it;
+/// - idle and half-open connections are closed after ``Configuration/idleTimeout``.
+///
+/// ```swift
+/// let stores = try DeploymentStores.sqlite(directory: URL(fileURLWithPath: "/var/lib/wopi"))
+/// var configuration = WOPIDeployment.Configuration()
+/// configuration.publicURL = "https://wopi.example.com"
+/// let deployment = try await WOPIDeployment(stores: stores, configuration: configuration)
+/// try await deployment.run()
+/// ```
+public final class WOPIDeployment: Sendable {
+    /// The WOPI host.
+    public let host: WOPIHost
+    /// The OAuth authorization server (Office's sign-in, and the password check of the host pages).
+    public let authorizationServer: OAuthAuthorizationServer
+    /// The host pages, when ``Configuration/pages`` draws them.
+    public let pages: HostPages?
+    /// The WOPI client's discovery, when ``Configuration/discovery`` names one.
+    public let discovery: DiscoveryClient?
+    /// The stores.
+    public let stores: DeploymentStores
+    /// The configuration it was built with.
+    public let configuration: Configuration
+    /// The base URL clients reach the host at: the configured public URL, or the address it listens on.
+    public let baseURL: PublicBaseURL
+    let logger: Logger
+
+    /// Assembles a deployment.
+    ///
+    /// - Parameters:
+    ///   - stores: where everything lives; replace any part with your own.
+    ///   - policy: who may do what (default: the owner, plus the shares of ``DeploymentStores/shares``).
+    ///   - tokenVerifier: your identity provider's check of OAuth access tokens for the bootstrapper, with
+    ///     ``Configuration/authorizationEndpoint`` and ``Configuration/tokenEndpoint`` pointing Office at it;
+    ///     `nil` uses the built-in ``authorizationServer``.
+    public init(
+        stores: DeploymentStores, configuration: Configuration, policy: (any AccessPolicy)? = nil,
+        tokenVerifier: (any OAuthAccessTokenVerifier)? = nil, logger: Logger = Logger(label: "wopikit")
+    ) async throws {
+        self.stores = stores
+        self.configuration = configuration
+        self.logger = logger
+        baseURL = PublicBaseURL(configuration.publicURL)
+        let scheme = configuration.tls == nil ? "http" : "https"
+
+        var oauthConfiguration = configuration.oauth
+        oauthConfiguration.issuer = oauthConfiguration.issuer ?? configuration.publicURL
+        oauthConfiguration.scheme = scheme
+        // Every process of the deployment accepts the sign-in forms the others showed.
+        oauthConfiguration.formKey = try await stores.keys.key(named: "oauth-form")
+        authorizationServer = OAuthAuthorizationServer(
+            store: stores.oauth, users: stores.users, throttle: stores.throttle, configuration: oauthConfiguration,
+            logger: logger)
+
+        discovery = configuration.discovery.map { DiscoveryClient(source: $0, logger: logger) }
+        var hostConfiguration = configuration.host
+        hostConfiguration.publicURL = hostConfiguration.publicURL ?? configuration.publicURL
+        hostConfiguration.scheme = scheme
+        let tokenKey = try await stores.keys.key(named: "token")
+        hostConfiguration.shareLinks = try await stores.shareLinks()
+        if let discovery {
+            hostConfiguration.proofKeySource = discovery
+            hostConfiguration.proofKeyCheckDisabled = configuration.proofKeyCheckDisabled
+        }
+        let decides = policy ?? stores.sharingPolicy
+        host = WOPIHost(
+            storage: stores.storage, locks: stores.locks, users: stores.users, tokens: AccessTokenSigner(key: tokenKey),
+            configuration: hostConfiguration,
+            bootstrapper: BootstrapperConfiguration(
+                verifier: tokenVerifier ?? authorizationServer,
+                authorizationEndpoint: configuration.authorizationEndpoint ?? oauthConfiguration.authorizationPath,
+                tokenEndpoint: configuration.tokenEndpoint ?? oauthConfiguration.tokenPath,
+                providerID: configuration.providerID, urlSchemes: configuration.urlSchemes),
+            policy: discovery == nil || configuration.pages == nil
+                ? decides : HostPagePolicy(base: baseURL, inner: decides),
+            activities: stores.activities, logger: logger)
+
+        if let renderer = configuration.pages {
+            pages = HostPages(
+                host: host, discovery: discovery, accounts: authorizationServer,
+                sessions: HostSessions(
+                    key: try await stores.keys.key(named: "session"), lifetime: configuration.sessionLifetime),
+                base: baseURL, urlOptions: configuration.actionURLOptions, renderer: renderer, logger: logger)
+        } else {
+            pages = nil
+        }
+    }
+
+    /// Adds every route of the deployment to `router`: WOPI and the bootstrapper, OAuth, the host pages and
+    /// `GET /health`. Mount your own routes on the same router; their requests carry the peer address too.
+    public func addRoutes(to router: Router<WOPIRequestContext>) {
+        WOPIRoutes.add(to: router, host: host)
+        WOPIRoutes.add(to: router, endpoints: authorizationServer)
+        if let pages { WOPIRoutes.add(to: router, endpoints: pages) }
+        router.get("health") { _, _ in "ok" }
+    }
+
+    /// The Hummingbird application of ``addRoutes(to:)`` on the configured address, with TLS and the idle timeout;
+    /// `onServerRunning` gets the URL it listens on once it does.
+    public func application(
+        onServerRunning: @escaping @Sendable (String) async -> Void = { _ in }
+    ) throws -> some ApplicationProtocol {
+        let router = Router(context: WOPIRequestContext.self)
+        addRoutes(to: router)
+        let http = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
+        let server: HTTPServerBuilder =
+            try configuration.tls.map { try .tls(.http1(configuration: http), tlsConfiguration: $0) }
+            ?? .http1(configuration: http)
+        let bindHost = configuration.bindHost
+        let scheme = configuration.tls == nil ? "http" : "https"
+        let base = baseURL
+        let discovery = discovery
+        let logger = logger
+        return Application(
+            router: router, server: server,
+            configuration: .init(
+                address: .hostname(bindHost, port: configuration.port), serverName: configuration.serverName),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                let url = "\(scheme)://\(bindHost.contains(":") ? "[\(bindHost)]" : bindHost):\(port)"
+                base.setIfUnset(url)
+                if let discovery, (try? await discovery.discovery()) == nil {
+                    logger.warning(
+                        "Discovery could not be loaded yet; retrying on use",
+                        metadata: ["source": "\(discovery.source)"])
+                }
+                await onServerRunning(url)
+            },
+            logger: logger)
+    }
+
+    /// Serves until SIGTERM or SIGINT, then shuts down in order: the HTTP server first (requests in flight
+    /// finish), then the stores' services in reverse order.
+    public func run(onServerRunning: @escaping @Sendable (String) async -> Void = { _ in }) async throws {
+        let services = stores.services(logger) + [try application(onServerRunning: onServerRunning)]
+        let group = ServiceGroup(
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await group.run()
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
