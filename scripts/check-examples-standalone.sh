@@ -18,9 +18,10 @@ fi
 package="$work/MyHost"
 rm -rf "$package"
 mkdir -p "$package/Sources"
-cp -R "$repo/Examples/wopi-host" "$package/Sources/wopi-host"
-cp -R "$repo/Examples/wopi" "$package/Sources/wopi"
-cp -R "$repo/Examples/minimal-host" "$package/Sources/minimal-host"
+# Target names are unique across a package graph: the copies take the names a provider would give them.
+cp -R "$repo/Examples/wopi-host" "$package/Sources/my-wopi-host"
+cp -R "$repo/Examples/wopi" "$package/Sources/my-wopi"
+cp -R "$repo/Examples/minimal-host" "$package/Sources/my-minimal-host"
 cat > "$package/Package.swift" <<SWIFT
 // swift-tools-version: 6.1
 // A provider's own package with copies of WOPIKit's examples (made by scripts/check-examples-standalone.sh).
@@ -44,7 +45,7 @@ let package = Package(
     ],
     targets: [
         .executableTarget(
-            name: "wopi-host",
+            name: "my-wopi-host",
             dependencies: [
                 wopiKit("WOPIStorage"), wopiKit("WOPIModels"), wopiKit("WOPIServer"), wopiKit("WOPIHTTPEdge"),
                 wopiKit("WOPIAuthorizationServer"), wopiKit("WOPIServerHummingbird"), wopiKit("WOPIDeployment"),
@@ -67,11 +68,11 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
-            name: "minimal-host", dependencies: [wopiKit("WOPIDeployment")],
+            name: "my-minimal-host", dependencies: [wopiKit("WOPIDeployment")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
-            name: "wopi",
+            name: "my-wopi",
             dependencies: [
                 wopiKit("WOPIClient"), wopiKit("WOPIClientOAuth"), wopiKit("WOPIOAuth"), wopiKit("WOPIModels"),
                 wopiKit("WOPIStorage"), wopiKit("FUSEMount"),

@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
 
 /// The anti-forgery token of the sign-in form.
 ///

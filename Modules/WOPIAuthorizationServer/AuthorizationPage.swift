@@ -5,7 +5,6 @@ import NIOCore
 import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
 
 /// The HTML of the sign-in page and the error page: no script, one stylesheet allowed by its hash, sized for
 /// phones and tablets.

@@ -1,7 +1,6 @@
 import Foundation
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
 
 /// A validated authorization request (RFC 6749 §4.1.1 with PKCE, RFC 7636 §4.3), from the query of the GET or
 /// the hidden fields of the sign-in form's POST.

@@ -3,7 +3,6 @@ import HTTPTypes
 import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
 
 extension OAuthAuthorizationServer {
     /// The authorization server metadata (RFC 8414 §2) for the issuer that `request` addressed.

@@ -3,7 +3,6 @@ import HTTPTypes
 import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
 
 extension OAuthAuthorizationServer {
     /// `POST /oauth2/revoke` (RFC 7009): revokes an access token, or a refresh token with its whole family.

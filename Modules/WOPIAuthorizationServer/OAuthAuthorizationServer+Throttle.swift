@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import Logging
 import WOPIHTTPEdge
-import WOPIServer
 
 extension OAuthAuthorizationServer {
     /// The counters one sign-in or client authentication is checked and counted against.

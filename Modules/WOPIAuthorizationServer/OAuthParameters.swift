@@ -2,7 +2,6 @@ import Foundation
 import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
 import WOPIStorage
 
 /// The parameters of an OAuth request (query or form body), looked up by case-insensitive name.

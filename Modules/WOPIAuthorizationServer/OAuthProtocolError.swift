@@ -3,7 +3,6 @@ import HTTPTypes
 import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
 
 /// An OAuth 2.0 error response (RFC 6749 §4.1.2.1 and §5.2): an `error` code, a description, and the HTTP status
 /// the token endpoint answers with.

@@ -1,6 +1,5 @@
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
 
 /// Why a client could not be registered.
 ///

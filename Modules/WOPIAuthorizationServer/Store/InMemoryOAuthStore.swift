@@ -1,7 +1,6 @@
 import Foundation
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
 
 /// An ``OAuthStore`` in memory: the reference implementation, for tests and single-process hosts.
 ///

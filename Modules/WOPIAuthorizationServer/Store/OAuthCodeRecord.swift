@@ -1,7 +1,6 @@
 import Foundation
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
 
 /// An authorization code as stored: its SHA-256 hash, never the code itself.
 public struct OAuthCodeRecord: Sendable, Hashable, Codable {

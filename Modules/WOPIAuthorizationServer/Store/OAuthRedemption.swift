@@ -1,6 +1,5 @@
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
 
 /// The outcome of atomically using a single-use credential (an authorization code or a refresh token).
 public enum OAuthRedemption<Record: Sendable & Hashable>: Sendable, Hashable {

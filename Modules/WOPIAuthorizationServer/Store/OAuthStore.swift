@@ -1,7 +1,6 @@
 import Foundation
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
 
 /// Where the ``OAuthAuthorizationServer`` keeps clients, authorization codes and tokens.
 ///

@@ -1,7 +1,6 @@
 import Foundation
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
 
 /// The whole content of an ``OAuthStore`` as a value, with the store's rules as mutating methods.
 ///

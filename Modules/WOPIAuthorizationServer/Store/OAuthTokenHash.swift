@@ -2,7 +2,6 @@ import Crypto
 import Foundation
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
 
 /// How codes and tokens are hashed for storage, and how new ones are made.
 public enum OAuthTokenHash {

@@ -1,7 +1,6 @@
 import Foundation
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
 
 /// An access or refresh token as stored: its SHA-256 hash, never the token itself.
 public struct OAuthTokenRecord: Sendable, Hashable, Codable {

@@ -126,7 +126,8 @@ public struct HostPages: HTTPEndpoints {
     private func signIn(_ request: WOPIRequest) async throws -> WOPIResponse {
         let form = try await request.form(limit: 16 * 1024) ?? WOPIQuery()
         let next = Self.safeNext(form["next"])
-        guard sessions.acceptsSignIn(request, formToken: form["form_token"], origin: baseURL(for: request)) else {
+        let origins = [baseURL(for: request), request.origin(defaultScheme: host.configuration.scheme)]
+        guard sessions.acceptsSignIn(request, formToken: form["form_token"], origins: origins.compactMap { $0 }) else {
             logger.notice("Host page sign-in refused: no valid form token, or another origin")
             return signInPage(
                 request, next: next, message: "The sign-in form expired. Sign in again.", status: .forbidden)

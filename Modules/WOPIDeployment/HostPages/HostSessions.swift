@@ -74,10 +74,11 @@ public struct HostSessions: Sendable {
         return (token, cookie.headerValue)
     }
 
-    /// Whether a sign-in `POST` is genuine: its form token is valid and bound to this browser's cookie, and it
-    /// does not come from another origin than `origin` (the host's public base URL).
-    public func acceptsSignIn(_ request: WOPIRequest, formToken: String?, origin: String) -> Bool {
-        if let sent = request.headers[.origin], sent != origin { return false }
+    /// Whether a sign-in `POST` is genuine: its form token is valid and bound to this browser's cookie, and its
+    /// `Origin`, when the browser sends one, is one of `origins` (the host's public base URL, and the origin the
+    /// request itself addressed).
+    public func acceptsSignIn(_ request: WOPIRequest, formToken: String?, origins: [String]) -> Bool {
+        if let sent = request.headers[.origin], !origins.contains(sent.trimmingSuffix("/")) { return false }
         guard let formToken, let browserID = request.cookie(named: Self.formCookieName),
             let token = try? signer.verify(formToken, now: now())
         else { return false }
