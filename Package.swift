@@ -545,7 +545,7 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 "WOPITestSupport",
                 "WOPIServer", "WOPIHTTPEdge", "WOPIServerHummingbird", "FileSystemStorage", "wopi-host",
-                "wopikit-minimal-host",
+                "wopikit-minimal-host", "WOPIDeployment",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
