@@ -411,7 +411,9 @@ let package = Package(
         .target(
             name: "WOPITestSupport",
             dependencies: [
-                "WOPIOAuth",
+                "WOPIOAuth", "WOPIServer", "WOPIModels",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -538,14 +540,25 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "ExampleHostTests",
+            dependencies: [
+                "WOPITestSupport", "wopi-host", "wopikit-minimal-host",
+                .hummingbird(),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/ExampleHostTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "WOPIServerTests",
             dependencies: [
                 "WOPIModels", "WOPIStorage", .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 "WOPITestSupport",
-                "WOPIServer", "WOPIHTTPEdge", "WOPIServerHummingbird", "FileSystemStorage", "wopi-host",
-                "wopikit-minimal-host", "WOPIDeployment",
+                "WOPIServer", "WOPIHTTPEdge", "WOPIServerHummingbird", "FileSystemStorage", "WOPIDeployment",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .hummingbird(),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

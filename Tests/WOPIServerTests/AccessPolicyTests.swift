@@ -4,6 +4,7 @@ import Testing
 import WOPIModels
 import WOPIServer
 import WOPIStorage
+import WOPITestSupport
 
 /// A worked example of a custom ``AccessPolicy``: a table of grants, as a provider with its own ACLs would plug
 /// in. Ana owns everything; Bob may edit, Carol may view, Dave may do nothing.

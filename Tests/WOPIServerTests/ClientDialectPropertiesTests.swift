@@ -3,6 +3,7 @@ import Testing
 import WOPIModels
 import WOPIServer
 import WOPIStorage
+import WOPITestSupport
 
 /// The CheckFileInfo properties Collabora Online and ONLYOFFICE read, set by a policy through
 /// `describe(file:)`, arrive over HTTP under their wire names.

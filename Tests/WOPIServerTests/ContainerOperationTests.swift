@@ -3,6 +3,7 @@ import Testing
 import WOPIModels
 import WOPIServer
 import WOPIStorage
+import WOPITestSupport
 
 /// Container and ecosystem operations over real HTTP (Docs/wopi-protocol.md §7, §8).
 @Suite struct ContainerOperationTests {

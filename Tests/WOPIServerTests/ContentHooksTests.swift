@@ -5,6 +5,7 @@ import Testing
 import WOPIModels
 import WOPIServer
 import WOPIStorage
+import WOPITestSupport
 
 /// A provider's policy that sees every change, refuses some, and otherwise follows the owner-plus-shares rules.
 final class ReviewingPolicy: AccessPolicy {

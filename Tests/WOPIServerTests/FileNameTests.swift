@@ -3,6 +3,7 @@ import Testing
 import WOPIModels
 import WOPIServer
 import WOPIStorage
+import WOPITestSupport
 
 /// Names as a storage provider's users have them, over real HTTP against the host (`WOPIHostConfiguration.fileNameRules`).
 @Suite struct FileNameTests {

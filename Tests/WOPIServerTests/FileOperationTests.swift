@@ -4,6 +4,7 @@ import Testing
 import WOPIModels
 import WOPIServer
 import WOPIStorage
+import WOPITestSupport
 
 /// Every file operation over real HTTP on 127.0.0.1 (Docs/wopi-protocol.md §4, §5).
 @Suite struct FileOperationTests {

@@ -5,6 +5,7 @@ import Testing
 import WOPIModels
 import WOPIServer
 import WOPIStorage
+import WOPITestSupport
 
 /// Ana's items and the shares of the end-to-end flow: Projects (with Plan.docx) shared with Bob to edit, Budget.xlsx
 /// shared with Carol to view. Dave gets nothing.

@@ -7,22 +7,23 @@ import _CryptoExtras
 
 /// A WOPI client's proof key pair, for tests that play the client: it publishes the public half in discovery XML
 /// and signs requests the way Office for the web does (Docs/wopi-protocol.md §12.3).
-struct ProofSigner: Sendable {
-    let key: _RSA.Signing.PrivateKey
+public struct ProofSigner: Sendable {
+    /// The private key.
+    public let key: _RSA.Signing.PrivateKey
 
     /// A fresh 2048-bit key.
-    init() throws {
+    public init() throws {
         key = try _RSA.Signing.PrivateKey(keySize: .bits2048)
     }
 
     /// The public key's modulus and exponent, base64, as discovery's `modulus` and `exponent` carry them.
-    func publicComponents() throws -> (modulus: String, exponent: String) {
+    public func publicComponents() throws -> (modulus: String, exponent: String) {
         let primitives = try key.publicKey.getKeyPrimitives()
         return (primitives.modulus.base64EncodedString(), primitives.publicExponent.base64EncodedString())
     }
 
     /// The base64 signature of a request to `url` with `token` at `ticks`.
-    func sign(url: String, token: String, ticks: Int64) throws -> String {
+    public func sign(url: String, token: String, ticks: Int64) throws -> String {
         let bytes = ProofKeyPayload(accessToken: token, url: url, timestamp: ticks).bytes
         return try key.signature(for: SHA256.hash(data: bytes), padding: .insecurePKCS1v1_5).rawRepresentation
             .base64EncodedString()
@@ -30,7 +31,8 @@ struct ProofSigner: Sendable {
 
     /// The proof headers for a request to `url` (whose `access_token` query value is `token`) made at `date`:
     /// `X-WOPI-Proof` by `self`, `X-WOPI-ProofOld` by `old` when given.
-    func headers(url: String, token: String, at date: Date = Date(), old: ProofSigner? = nil) throws -> [String: String]
+    public func headers(url: String, token: String, at date: Date = Date(), old: ProofSigner? = nil) throws -> [String:
+        String]
     {
         let ticks = DotNetTicks.ticks(from: date)
         var headers = ["X-WOPI-Proof": try sign(url: url, token: token, ticks: ticks), "X-WOPI-TimeStamp": "\(ticks)"]
@@ -41,8 +43,8 @@ struct ProofSigner: Sendable {
 
 /// Discovery XML written by a test: `Word` (view, edit, editnew for `.docx`, each at `clientURL/we/ACTION.aspx`) and
 /// `OneNote` (by progid), and a proof key.
-enum TestDiscoveryXML {
-    static func make(clientURL: String, current: ProofSigner?, old: ProofSigner? = nil) throws -> String {
+public enum TestDiscoveryXML {
+    public static func make(clientURL: String, current: ProofSigner?, old: ProofSigner? = nil) throws -> String {
         func urlsrc(_ action: String) -> String {
             "\(clientURL)/we/\(action).aspx?&lt;ui=UI_LLCC&amp;&gt;&lt;rs=DC_LLCC&amp;&gt;"
                 + "&lt;dchat=DISABLE_CHAT&amp;&gt;&lt;IsLicensedUser=BUSINESS_USER&amp;&gt;&lt;embed=EMBEDDED&amp;&gt;"
@@ -79,18 +81,18 @@ enum TestDiscoveryXML {
 }
 
 /// A discovery document that a test can change, served through a fetch function that counts its calls.
-final class ChangingDiscovery: Sendable {
+public final class ChangingDiscovery: Sendable {
     private let state: Mutex<(xml: String?, fetches: Int)>
 
-    init(_ xml: String?) { state = Mutex((xml, 0)) }
+    public init(_ xml: String?) { state = Mutex((xml, 0)) }
 
     /// Replaces the document; `nil` makes the next fetches fail.
-    func set(_ xml: String?) { state.withLock { $0.xml = xml } }
+    public func set(_ xml: String?) { state.withLock { $0.xml = xml } }
 
     /// How many fetches happened.
-    var fetches: Int { state.withLock { $0.fetches } }
+    public var fetches: Int { state.withLock { $0.fetches } }
 
-    var source: DiscoverySource {
+    public var source: DiscoverySource {
         DiscoverySource("test discovery") { [self] in
             let xml = state.withLock { state -> String? in
                 state.fetches += 1

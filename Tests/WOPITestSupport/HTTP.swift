@@ -1,13 +1,12 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
-import WOPITestSupport
 
-/// ``TestHTTP`` with the shorthands the host tests use.
-enum HTTP {
-    typealias Reply = TestHTTP.Reply
+/// ``TestHTTP`` with the shorthands the host tests use: headers as a dictionary, bodies as text.
+public enum HTTP {
+    public typealias Reply = TestHTTP.Reply
 
-    static func send(
+    public static func send(
         _ method: HTTPMethod, _ url: String, headers: [String: String] = [:], body: String? = nil,
         bodyBuffer: ByteBuffer? = nil
     ) async throws -> Reply {
@@ -15,11 +14,11 @@ enum HTTP {
             method, url, headers: headers.map { ($0.key, $0.value) }, body: bodyBuffer ?? body.map(ByteBuffer.init))
     }
 
-    static func get(_ url: String, headers: [String: String] = [:]) async throws -> Reply {
+    public static func get(_ url: String, headers: [String: String] = [:]) async throws -> Reply {
         try await send(.GET, url, headers: headers)
     }
 
-    static func post(_ url: String, _ headers: [String: String], body: String? = nil) async throws -> Reply {
+    public static func post(_ url: String, _ headers: [String: String], body: String? = nil) async throws -> Reply {
         try await send(.POST, url, headers: headers, body: body)
     }
 }
