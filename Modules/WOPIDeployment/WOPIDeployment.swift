@@ -19,7 +19,7 @@ public import WOPIServerHummingbird
 /// here:
 /// - every process of a deployment signs with the same keys (``DeploymentStores/keys``): WOPI tokens, share links,
 ///   OAuth sign-in forms and page sessions made by one host are accepted by the others;
-/// - every request carries its peer address (``WOPIRequestContext``), so the per-address sign-in throttle holds on
+/// - every request carries its peer address (`WOPIRequestContext`), so the per-address sign-in throttle holds on
 ///   `/oauth2/authorize`, `/signin` and anything mounted with ``addRoutes(to:)``;
 /// - the stores' services (a garbage collector, a database pool) start before the HTTP server and stop after it;
 /// - idle and half-open connections are closed after ``Configuration/idleTimeout``.
@@ -52,10 +52,12 @@ public final class WOPIDeployment: Sendable {
     ///
     /// - Parameters:
     ///   - stores: where everything lives; replace any part with your own.
+    ///   - configuration: what to serve and how.
     ///   - policy: who may do what (default: the owner, plus the shares of ``DeploymentStores/shares``).
     ///   - tokenVerifier: your identity provider's check of OAuth access tokens for the bootstrapper, with
     ///     ``Configuration/authorizationEndpoint`` and ``Configuration/tokenEndpoint`` pointing Office at it;
     ///     `nil` uses the built-in ``authorizationServer``.
+    ///   - logger: where the host, the authorization server and the pages log.
     public init(
         stores: DeploymentStores, configuration: Configuration, policy: (any AccessPolicy)? = nil,
         tokenVerifier: (any OAuthAccessTokenVerifier)? = nil, logger: Logger = Logger(label: "wopikit")

@@ -1,5 +1,5 @@
 /// A set of framework-neutral endpoints at fixed paths, such as the OAuth authorization server: what an adapter
-/// mounts beside the ``WOPIHost``.
+/// mounts beside the `WOPIHost`.
 ///
 /// Open for third-party conformances: a provider's own pages can be mounted the same way. Paths start with `/`.
 public protocol HTTPEndpoints: Sendable {

@@ -4,7 +4,7 @@ public import Logging
 /// An error that knows how to answer the request it failed: its status, headers and body.
 ///
 /// Every error a WOPIKit endpoint throws on purpose conforms (``WOPIHTTPError``, `StorageError`, the policy's
-/// `ContentVeto`, the authorization server's OAuth errors), and ``WOPIResponse/init(answering:logger:)`` is the one
+/// `ContentVeto`, the authorization server's OAuth errors), and ``WOPIResponse/init(answering:logger:metadata:)`` is the one
 /// place that turns a thrown error into a response. A provider's own errors conform to answer with their own
 /// status; any other error is a 500 that names only its type.
 public protocol HTTPResponseError: Error, Sendable {

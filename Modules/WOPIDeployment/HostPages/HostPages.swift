@@ -16,7 +16,7 @@ import WOPIStorage
 /// Without a WOPI client (`discovery` nil) the pages list, download and share files.
 ///
 /// Everything but the HTML is here; a ``HostPageRenderer`` draws the pages. Sign-in goes through the
-/// authorization server's ``OAuthAuthorizationServer/authenticate(_:password:request:)``, so the host pages and
+/// authorization server's `OAuthAuthorizationServer.authenticate(_:password:request:)`, so the host pages and
 /// the OAuth sign-in page share one throttle, per account and per address.
 public struct HostPages: HTTPEndpoints {
     /// The WOPI host whose files the pages show.

@@ -29,7 +29,9 @@ public struct HostSessions: Sendable {
     /// Sessions signed with `key` (a key of their own, never the WOPI token key).
     ///
     /// - Parameters:
+    ///   - key: the sessions' own signing key.
     ///   - lifetime: how long a session lasts (default 2 hours).
+    ///   - formLifetime: how long a sign-in form may be posted after it was shown (default 15 minutes).
     ///   - now: the clock, for tests.
     public init(
         key: SymmetricKey, lifetime: TimeInterval = 2 * 60 * 60, formLifetime: TimeInterval = 15 * 60,
