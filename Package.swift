@@ -222,9 +222,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "ChunkedVersionStore",
+            dependencies: [
+                "WOPIStorage",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Plugins/ChunkedVersionStore",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "SQLiteStorage",
             dependencies: [
                 "WOPIStorage",
+                "ChunkedVersionStore",
                 .grdb,
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -247,6 +258,7 @@ let package = Package(
             name: "PostgresStorage",
             dependencies: [
                 "WOPIStorage",
+                "ChunkedVersionStore",
                 .postgresNIO,
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),

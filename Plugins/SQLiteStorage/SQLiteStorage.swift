@@ -1,3 +1,4 @@
+import ChunkedVersionStore
 import Foundation
 import GRDB
 import Logging
@@ -9,21 +10,21 @@ import WOPIStorage
 /// database), and an actor would serialise the reads that the WAL-mode pool runs in parallel. Writes are
 /// serialised by SQLite itself, across processes too, so several hosts may share one file.
 ///
-/// **Content** is stored in fixed-size chunk rows (``Configuration/chunkSize``, 256 KiB by default), so reads
+/// **Content** is stored in fixed-size chunk rows (`Configuration.chunkSize`, 256 KiB by default), so reads
 /// and writes stream: no layer holds a whole file in memory. The SHA-256 is computed while the body streams in.
 ///
 /// **Writes are atomic.** A write streams into a new `writing` version in short transactions
-/// (``Configuration/chunksPerTransaction`` chunks each), then one transaction marks the version complete and
+/// (`Configuration.chunksPerTransaction` chunks each), then one transaction marks the version complete and
 /// switches the file to it. A failure, crash or kill at any point leaves the previous version whole; the
 /// chunks of an abandoned write are deleted when it fails, or, after a crash, by ``collectGarbage()`` once the
-/// write has stored nothing for ``Configuration/abandonedWriteTimeout`` (it runs when the storage opens).
+/// write has stored nothing for `Configuration.abandonedWriteTimeout` (it runs when the storage opens).
 ///
 /// **Readers keep their version.** Opening a file for reading takes a *lease* on its current version (a row
 /// in `version_leases`, renewed while the reader makes progress), in the same transaction that picks the
 /// version. A version that stops being current is deleted right away only when no unexpired lease holds it;
 /// otherwise the last reader's release (or a later ``collectGarbage()``) deletes it. Leases live in the
 /// database, so this holds across processes; a reader that stalls longer than
-/// ``Configuration/readLeaseDuration`` may find its version gone and fails with ``WOPIStorage/StorageError/Code/io``.
+/// `Configuration.readLeaseDuration` may find its version gone and fails with ``WOPIStorage/StorageError/Code/io``.
 ///
 /// **Versions** are the IDs of `file_versions` rows (`AUTOINCREMENT`), so a version string never repeats.
 ///
@@ -37,6 +38,8 @@ public final class SQLiteStorage: StorageBackend {
     public let database: SQLiteDatabase
     let configuration: Configuration
     let logger: Logger
+    /// Versions, content chunks, read leases and garbage collection: the engine shared with `PostgresStorage`.
+    let versions: ChunkedVersionStore<SQLiteVersionDialect>
     var pool: DatabasePool { database.pool }
 
     /// Opens the storage in `database`, installing or upgrading its tables and collecting the garbage of
@@ -45,6 +48,8 @@ public final class SQLiteStorage: StorageBackend {
         self.database = database
         self.configuration = configuration
         self.logger = database.logger
+        self.versions = ChunkedVersionStore(
+            dialect: SQLiteVersionDialect(pool: database.pool), configuration: configuration, logger: database.logger)
         try database.install(Self.schema)
         try collectGarbageNow()
     }
@@ -82,7 +87,7 @@ public final class SQLiteStorage: StorageBackend {
     }
 
     public func createContainer(named name: String, in parent: ItemID) async throws -> ContainerMetadata {
-        let name = try Self.normalised(name)
+        let name = try StorageRules.normalised(name)
         let now = configuration.timestamp
         return try await perform("create container \"\(name)\" in \(parent)") {
             try await pool.write { db in
@@ -101,17 +106,13 @@ public final class SQLiteStorage: StorageBackend {
     }
 
     public func rename(_ id: ItemID, to newName: String) async throws -> StorageItem {
-        let current = try await item(id)
-        guard let parent = current.parentID else {
-            throw StorageError(.unsupported, "A root container cannot be renamed.")
-        }
-        return try await move(id, to: parent, newName: newName, replacing: false)
+        try await StorageRules.rename(id, to: newName, in: self)
     }
 
     public func move(_ id: ItemID, to newParent: ItemID, newName: String?, replacing: Bool) async throws
         -> StorageItem
     {
-        let requestedName = try newName.map(Self.normalised)
+        let requestedName = try newName.map(StorageRules.normalised)
         let now = configuration.timestamp
         return try await perform("move item \(id) to \(newParent)") {
             try await pool.write { db in
@@ -131,8 +132,7 @@ public final class SQLiteStorage: StorageBackend {
                             conflictingItem: existing.id)
                     }
                     try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [replaced.id.rawValue])
-                    try StorageSQL.discardRetired(
-                        db, [StorageSQL.versionID(replaced.version)].compactMap { $0 }, now: now)
+                    try Self.discardRetired(db, replaced, now: now)
                 }
                 try db.execute(
                     sql: "UPDATE items SET parent_id = ?, name = ? WHERE id = ?",
@@ -164,9 +164,7 @@ public final class SQLiteStorage: StorageBackend {
                     throw StorageError(.notEmpty, "Container \(id) is not empty; delete its children first.")
                 }
                 try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [id.rawValue])
-                if case .file(let file) = current, let versionID = StorageSQL.versionID(file.version) {
-                    try StorageSQL.discardRetired(db, [versionID], now: now)
-                }
+                if case .file(let file) = current { try Self.discardRetired(db, file, now: now) }
                 try StorageSQL.touch(db, parent, at: now)
             }
         }
@@ -179,17 +177,15 @@ public final class SQLiteStorage: StorageBackend {
         try await SQLiteErrorMapping.perform(action(), body)
     }
 
-    /// Validates `name` and returns its NFC form, the form names are stored and compared in.
-    static func normalised(_ name: String) throws -> String {
-        try StorageName.validate(name).precomposedStringWithCanonicalMapping
-    }
-
     /// Throws ``WOPIStorage/StorageError/Code/nameConflict`` when `parent` has a child named `name`.
     static func ensureFree(_ db: Database, _ name: String, in parent: ItemID) throws {
-        if let existing = try StorageSQL.child(db, named: name, in: parent) {
-            throw StorageError(
-                .nameConflict, "An item named \"\(name)\" already exists in this container.",
-                conflictingItem: existing.id)
+        try StorageRules.ensureFree(StorageSQL.child(db, named: name, in: parent), named: name)
+    }
+
+    /// Deletes the version of a file that was just deleted or replaced, unless a reader holds it.
+    static func discardRetired(_ db: Database, _ file: FileMetadata, now: Double) throws {
+        if let versionID = VersionSQL.versionID(file.version) {
+            _ = try SQLiteVersionDialect.run(db, VersionSQL.discardRetired(versionID, now: now))
         }
     }
 }
