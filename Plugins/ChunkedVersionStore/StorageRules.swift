@@ -52,6 +52,43 @@ package enum StorageRules {
         return try await storage.move(id, to: parent, newName: newName, replacing: false)
     }
 
+    /// The container `moving` leaves; throws ``WOPIStorage/StorageError/Code/unsupported`` for a root.
+    package static func parentForMove(of moving: StorageItem) throws -> ItemID {
+        guard let parent = moving.parentID else {
+            throw StorageError(.unsupported, "A root container cannot be moved.")
+        }
+        return parent
+    }
+
+    /// Checks a move of `moving` under `name` into a container where `existing` has that name, and returns the
+    /// file the move replaces (to delete first), if any. `intoItself` says whether the target container is `moving`
+    /// or below it.
+    package static func replacedByMove(
+        _ moving: StorageItem, named name: String, existing: StorageItem?, replacing: Bool, intoItself: Bool
+    ) throws -> FileMetadata? {
+        if case .container = moving, intoItself {
+            throw StorageError(.invalidName, "A container cannot be moved into itself or its descendants.")
+        }
+        guard let existing, existing.id != moving.id else { return nil }
+        guard replacing, case .file(let replaced) = existing, case .file = moving else {
+            throw StorageError(
+                .nameConflict, "An item named \"\(name)\" already exists in the target container.",
+                conflictingItem: existing.id)
+        }
+        return replaced
+    }
+
+    /// The container `current` is deleted from; throws for a root, or for a container that `hasChildren`.
+    package static func parentForDelete(of current: StorageItem, hasChildren: Bool) throws -> ItemID {
+        guard let parent = current.parentID else {
+            throw StorageError(.unsupported, "A root container cannot be deleted.")
+        }
+        if case .container = current, hasChildren {
+            throw StorageError(.notEmpty, "Container \(current.id) is not empty; delete its children first.")
+        }
+        return parent
+    }
+
     /// The item a row of the `items` table (joined with its current version, if a file) describes; throws
     /// ``WOPIStorage/StorageError/Code/corrupt`` for a row no storage writes.
     package static func item(

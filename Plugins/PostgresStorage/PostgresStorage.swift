@@ -129,20 +129,14 @@ public final class PostgresStorage: StorageBackend {
         return try await transaction("move item \(id) to \(newParent)") { sql in
             try await sql.execute("SELECT pg_advisory_xact_lock(\(Self.moveLockKey))")
             let moving = try await sql.requireItem(id, lock: "UPDATE")
-            guard let oldParent = moving.parentID else {
-                throw StorageError(.unsupported, "A root container cannot be moved.")
-            }
+            let oldParent = try StorageRules.parentForMove(of: moving)
             let target = try await sql.requireContainer(newParent, lock: "UPDATE")
             let name = requestedName ?? moving.name
-            if case .container = moving, try await sql.isAncestor(id, of: newParent) {
-                throw StorageError(.invalidName, "A container cannot be moved into itself or its descendants.")
-            }
-            if let existing = try await sql.child(named: name, in: newParent), existing.id != id {
-                guard replacing, case .file(let replaced) = existing, case .file = moving else {
-                    throw StorageError(
-                        .nameConflict, "An item named \"\(name)\" already exists in the target container.",
-                        conflictingItem: existing.id)
-                }
+            let existing = try await sql.child(named: name, in: newParent)
+            let intoItself = try await sql.isAncestor(id, of: newParent)
+            if let replaced = try StorageRules.replacedByMove(
+                moving, named: name, existing: existing, replacing: replacing, intoItself: intoItself)
+            {
                 try await sql.execute("DELETE FROM items WHERE id = \(replaced.id.rawValue)")
                 try await Self.discardRetired(sql, replaced, now: now)
             }
@@ -167,12 +161,8 @@ public final class PostgresStorage: StorageBackend {
         let now = configuration.timestamp
         try await transaction("delete item \(id)") { sql in
             let current = try await sql.requireItem(id, lock: "UPDATE")
-            guard let parent = current.parentID else {
-                throw StorageError(.unsupported, "A root container cannot be deleted.")
-            }
-            if case .container = current, try await !sql.children(of: id).isEmpty {
-                throw StorageError(.notEmpty, "Container \(id) is not empty; delete its children first.")
-            }
+            let hasChildren = try await !sql.children(of: id).isEmpty
+            let parent = try StorageRules.parentForDelete(of: current, hasChildren: hasChildren)
             try await sql.execute("DELETE FROM items WHERE id = \(id.rawValue)")
             if case .file(let file) = current { try await Self.discardRetired(sql, file, now: now) }
             try await sql.touch(parent, at: now)

@@ -117,20 +117,13 @@ public final class SQLiteStorage: StorageBackend {
         return try await perform("move item \(id) to \(newParent)") {
             try await pool.write { db in
                 let moving = try StorageSQL.requireItem(db, id)
-                guard let oldParent = moving.parentID else {
-                    throw StorageError(.unsupported, "A root container cannot be moved.")
-                }
+                let oldParent = try StorageRules.parentForMove(of: moving)
                 let target = try StorageSQL.requireContainer(db, newParent)
                 let name = requestedName ?? moving.name
-                if case .container = moving, try StorageSQL.isAncestor(db, id, of: newParent) {
-                    throw StorageError(.invalidName, "A container cannot be moved into itself or its descendants.")
-                }
-                if let existing = try StorageSQL.child(db, named: name, in: newParent), existing.id != id {
-                    guard replacing, case .file(let replaced) = existing, case .file = moving else {
-                        throw StorageError(
-                            .nameConflict, "An item named \"\(name)\" already exists in the target container.",
-                            conflictingItem: existing.id)
-                    }
+                if let replaced = try StorageRules.replacedByMove(
+                    moving, named: name, existing: StorageSQL.child(db, named: name, in: newParent),
+                    replacing: replacing, intoItself: StorageSQL.isAncestor(db, id, of: newParent))
+                {
                     try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [replaced.id.rawValue])
                     try Self.discardRetired(db, replaced, now: now)
                 }
@@ -157,12 +150,8 @@ public final class SQLiteStorage: StorageBackend {
         try await perform("delete item \(id)") {
             try await pool.write { db in
                 let current = try StorageSQL.requireItem(db, id)
-                guard let parent = current.parentID else {
-                    throw StorageError(.unsupported, "A root container cannot be deleted.")
-                }
-                if case .container = current, try !StorageSQL.children(db, of: id).isEmpty {
-                    throw StorageError(.notEmpty, "Container \(id) is not empty; delete its children first.")
-                }
+                let parent = try StorageRules.parentForDelete(
+                    of: current, hasChildren: !StorageSQL.children(db, of: id).isEmpty)
                 try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [id.rawValue])
                 if case .file(let file) = current { try Self.discardRetired(db, file, now: now) }
                 try StorageSQL.touch(db, parent, at: now)
