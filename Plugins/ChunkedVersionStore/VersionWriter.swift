@@ -6,10 +6,11 @@ import WOPIStorage
 /// Streams a body into a new `writing` version, in fixed-size chunk rows, a batch of chunks per transaction (one
 /// multi-row `INSERT`).
 ///
-/// Memory holds at most ``ChunkedStorageConfiguration/chunksPerTransaction`` chunks (the first batches are smaller). Each transaction also renews the
-/// version's `write_expires_at`, so that garbage collection tells a live write from one whose host died. The
-/// caller then commits the staged version (or discards it) in a transaction of its own.
-struct VersionWriter<Dialect: ChunkedVersionDialect> {
+/// One batch is stored while the next one fills, so memory holds at most two batches of
+/// ``ChunkedStorageConfiguration/chunksPerTransaction`` chunks (the first batches are smaller). Each transaction
+/// also renews the version's `write_expires_at`, so that garbage collection tells a live write from one whose host
+/// died. The caller then commits the staged version (or discards it) in a transaction of its own.
+struct VersionWriter<Dialect: ChunkedVersionDialect>: Sendable {
     let dialect: Dialect
     let configuration: ChunkedStorageConfiguration
     let logger: Logger
@@ -55,40 +56,57 @@ struct VersionWriter<Dialect: ChunkedVersionDialect> {
         var digest = ContentDigest()
         var chunk = Data(capacity: chunkSize)
         var batch: [Data] = []
-        // Chunk buffers of stored batches, emptied for reuse: a write allocates one batch's worth, not one per chunk.
+        // The batch being stored while the next one fills: the database works while the body streams in.
+        var storing: (task: Task<Void, any Error>, chunks: [Data])?
+        // Chunk buffers of stored batches, emptied for reuse: a write allocates two batches' worth, not one per chunk.
         var spare: [Data] = []
         var nextIndex = 0
         // The first chunk is stored as soon as it is complete, then batches double up to chunksPerTransaction: a
-        // save shows in the database at once (its first round trip overlaps the upload), and small files cost
-        // few transactions.
+        // save shows in the database at once, and small files cost few transactions.
         var batchLimit = 1
         var lastFlush = configuration.now()
-        for try await var buffer in content {
-            try Task.checkCancellation()
-            digest.update(buffer)
-            while buffer.readableBytes > 0 {
-                let take = min(chunkSize - chunk.count, buffer.readableBytes)
-                buffer.readWithUnsafeReadableBytes { bytes in
-                    chunk.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[..<take]))
-                    return take
+        /// Waits for the batch being stored, then keeps its buffers for reuse.
+        func finishStoring() async throws {
+            guard let (task, chunks) = storing else { return }
+            storing = nil
+            try await task.value
+            for var stored in chunks {
+                stored.removeAll(keepingCapacity: true)
+                spare.append(stored)
+            }
+        }
+        do {
+            for try await var buffer in content {
+                try Task.checkCancellation()
+                digest.update(buffer)
+                while buffer.readableBytes > 0 {
+                    let take = min(chunkSize - chunk.count, buffer.readableBytes)
+                    buffer.readWithUnsafeReadableBytes { bytes in
+                        chunk.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[..<take]))
+                        return take
+                    }
+                    if chunk.count == chunkSize {
+                        batch.append(chunk)
+                        chunk = spare.popLast() ?? Data(capacity: chunkSize)
+                    }
                 }
-                if chunk.count == chunkSize {
-                    batch.append(chunk)
-                    chunk = spare.popLast() ?? Data(capacity: chunkSize)
+                // Flush when the batch is full, and now and then during a slow upload to keep the write alive.
+                let idle = configuration.now().timeIntervalSince(lastFlush)
+                if batch.count >= batchLimit || idle > configuration.abandonedWriteTimeout / 3 {
+                    try await finishStoring()
+                    let (chunks, firstIndex) = (batch, nextIndex)
+                    storing = (Task { try await flush(chunks, startingAt: firstIndex, into: versionID) }, chunks)
+                    nextIndex += batch.count
+                    batch.removeAll(keepingCapacity: true)
+                    batchLimit = min(batchLimit * 2, configuration.chunksPerTransaction)
+                    lastFlush = configuration.now()
                 }
             }
-            // Flush when the batch is full, and now and then during a slow upload to keep the write alive.
-            let idle = configuration.now().timeIntervalSince(lastFlush)
-            if batch.count >= batchLimit || idle > configuration.abandonedWriteTimeout / 3 {
-                try await flush(batch, startingAt: nextIndex, into: versionID)
-                nextIndex += batch.count
-                batchLimit = min(batchLimit * 2, configuration.chunksPerTransaction)
-                while var stored = batch.popLast() {
-                    stored.removeAll(keepingCapacity: true)
-                    spare.append(stored)
-                }
-                lastFlush = configuration.now()
-            }
+            try await finishStoring()
+        } catch {
+            // Nothing may still be writing into the version when the caller discards it.
+            _ = await storing?.task.result
+            throw error
         }
         if !chunk.isEmpty { batch.append(chunk) }
         try await flush(batch, startingAt: nextIndex, into: versionID)

@@ -10,8 +10,9 @@ import WOPIStorage
 ///
 /// **Content** is stored in fixed-size chunk rows (`Configuration.chunkSize`, 256 KiB by default), written
 /// `Configuration.chunksPerTransaction` chunks per transaction (one multi-row `INSERT`) as the body streams in and
-/// read back 1 MiB per statement, so memory stays flat in file size. Versions, chunks, leases and garbage collection
-/// are the engine `SQLiteStorage` uses too (`Plugins/ChunkedVersionStore`). The SHA-256 is computed while the body streams in.
+/// read back 1 MiB per statement, so memory stays flat in file size. Versions, chunks, leases and garbage
+/// collection are the engine `SQLiteStorage` uses too (`Plugins/ChunkedVersionStore`). The SHA-256 is computed
+/// while the body streams in.
 ///
 /// **Writes are atomic.** A write streams into a new `writing` version, then one transaction marks it complete
 /// and switches the file to it (the file's row locked, so a conditional write compares and switches atomically).

@@ -12,6 +12,8 @@ import WOPIStorage
 ///
 /// **Content** is stored in fixed-size chunk rows (`Configuration.chunkSize`, 256 KiB by default), so reads
 /// and writes stream: no layer holds a whole file in memory. The SHA-256 is computed while the body streams in.
+/// Versions, chunks, leases and garbage collection are the engine `PostgresStorage` uses too
+/// (`Plugins/ChunkedVersionStore`), run through GRDB's queues.
 ///
 /// **Writes are atomic.** A write streams into a new `writing` version in short transactions
 /// (`Configuration.chunksPerTransaction` chunks each), then one transaction marks the version complete and
