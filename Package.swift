@@ -246,9 +246,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "JSONRecordCodec",
+            path: "Plugins/JSONRecordCodec",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "SQLiteServerStores",
             dependencies: [
                 "SQLiteStorage", "WOPIServer", "WOPIAuthorizationServer", "WOPIModels", "WOPIStorage",
+                "JSONRecordCodec",
                 .grdb,
             ],
             path: "Plugins/SQLiteServerStores",
@@ -272,6 +278,7 @@ let package = Package(
             name: "PostgresServerStores",
             dependencies: [
                 "PostgresStorage", "WOPIServer", "WOPIAuthorizationServer", "WOPIStorage", "WOPIModels",
+                "JSONRecordCodec",
                 .postgresNIO,
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
