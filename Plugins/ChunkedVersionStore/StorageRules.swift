@@ -42,20 +42,11 @@ package enum StorageRules {
         }
     }
 
-    /// Renames `id` in `storage`: a move within the item's own container, the same on every database.
-    package static func rename(_ id: ItemID, to newName: String, in storage: some StorageBackend) async throws
-        -> StorageItem
-    {
-        guard let parent = try await storage.item(id).parentID else {
-            throw StorageError(.unsupported, "A root container cannot be renamed.")
-        }
-        return try await storage.move(id, to: parent, newName: newName, replacing: false)
-    }
-
-    /// The container `moving` leaves; throws ``WOPIStorage/StorageError/Code/unsupported`` for a root.
-    package static func parentForMove(of moving: StorageItem) throws -> ItemID {
+    /// The container `moving` leaves (a rename: stays in); throws ``WOPIStorage/StorageError/Code/unsupported``
+    /// for a root.
+    package static func parentForMove(of moving: StorageItem, renaming: Bool = false) throws -> ItemID {
         guard let parent = moving.parentID else {
-            throw StorageError(.unsupported, "A root container cannot be moved.")
+            throw StorageError(.unsupported, "A root container cannot be \(renaming ? "renamed" : "moved").")
         }
         return parent
     }

@@ -31,7 +31,7 @@ import WOPIStorage
 ///
 /// **A lost database** makes operations fail with ``WOPIStorage/StorageError/Code/unavailable``; nothing
 /// acknowledged is lost, and the next operation after the server returns succeeds.
-public final class PostgresStorage: StorageBackend {
+public final class PostgresStorage: StorageBackend, RelocatingStorage {
     /// The database this storage lives in.
     public let database: PostgresPool
     let configuration: Configuration
@@ -118,19 +118,19 @@ public final class PostgresStorage: StorageBackend {
         }
     }
 
-    public func rename(_ id: ItemID, to newName: String) async throws -> StorageItem {
-        try await StorageRules.rename(id, to: newName, in: self)
-    }
-
-    public func move(_ id: ItemID, to newParent: ItemID, newName: String?, replacing: Bool) async throws
+    /// Moves `id` into `destination`, or renames it in its own container when that is `nil`: one transaction with
+    /// the item's row locked, so a rename never undoes a move that another host made meanwhile.
+    package func relocate(_ id: ItemID, into destination: ItemID?, newName: String?, replacing: Bool) async throws
         -> StorageItem
     {
         let requestedName = try newName.map(StorageRules.normalised)
         let now = configuration.timestamp
-        return try await transaction("move item \(id) to \(newParent)") { sql in
+        let action = "move item \(id) to \(destination.map { "\($0)" } ?? "its container")"
+        return try await transaction(action) { sql in
             try await sql.execute("SELECT pg_advisory_xact_lock(\(Self.moveLockKey))")
             let moving = try await sql.requireItem(id, lock: "UPDATE")
-            let oldParent = try StorageRules.parentForMove(of: moving)
+            let oldParent = try StorageRules.parentForMove(of: moving, renaming: destination == nil)
+            let newParent = destination ?? oldParent
             let target = try await sql.requireContainer(newParent, lock: "UPDATE")
             let name = requestedName ?? moving.name
             let existing = try await sql.child(named: name, in: newParent)

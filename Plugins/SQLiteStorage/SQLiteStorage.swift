@@ -35,7 +35,7 @@ import WOPIStorage
 ///
 /// Moves across containers (and between users' trees, which changes the owner of the moved subtree) are
 /// supported. See ``SQLiteDatabase`` for the schema.
-public final class SQLiteStorage: StorageBackend {
+public final class SQLiteStorage: StorageBackend, RelocatingStorage {
     /// The database this storage lives in.
     public let database: SQLiteDatabase
     let configuration: Configuration
@@ -107,19 +107,18 @@ public final class SQLiteStorage: StorageBackend {
         }
     }
 
-    public func rename(_ id: ItemID, to newName: String) async throws -> StorageItem {
-        try await StorageRules.rename(id, to: newName, in: self)
-    }
-
-    public func move(_ id: ItemID, to newParent: ItemID, newName: String?, replacing: Bool) async throws
+    /// Moves `id` into `destination`, or renames it in its own container when that is `nil`: one transaction, so a
+    /// rename never undoes a move that another process made meanwhile.
+    package func relocate(_ id: ItemID, into destination: ItemID?, newName: String?, replacing: Bool) async throws
         -> StorageItem
     {
         let requestedName = try newName.map(StorageRules.normalised)
         let now = configuration.timestamp
-        return try await perform("move item \(id) to \(newParent)") {
+        return try await perform("move item \(id) to \(destination.map { "\($0)" } ?? "its container")") {
             try await pool.write { db in
                 let moving = try StorageSQL.requireItem(db, id)
-                let oldParent = try StorageRules.parentForMove(of: moving)
+                let oldParent = try StorageRules.parentForMove(of: moving, renaming: destination == nil)
+                let newParent = destination ?? oldParent
                 let target = try StorageSQL.requireContainer(db, newParent)
                 let name = requestedName ?? moving.name
                 if let replaced = try StorageRules.replacedByMove(
