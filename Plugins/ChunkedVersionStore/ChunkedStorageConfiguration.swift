@@ -6,9 +6,9 @@ import WOPIStorage
 public struct ChunkedStorageConfiguration: Sendable {
     /// The size of the content chunk rows of new versions, in bytes. Default 256 KiB.
     public var chunkSize: Int
-    /// How many chunks one write transaction stores (in one multi-row `INSERT`) while a body streams in. Default 16
-    /// (4 MiB at the default chunk size): this bounds both the memory a write holds and the time it holds a write
-    /// lock. The first batch of a save is one chunk, and batches double up to this.
+    /// How many chunks one write transaction stores (in multi-row `INSERT`s of 1 MiB) while a body streams in.
+    /// Default 16 (4 MiB at the default chunk size): this bounds both the memory a write holds and the time it holds
+    /// a write lock. The first batch of a save is one chunk, and batches double up to this.
     public var chunksPerTransaction: Int
     /// How long a reader's lease on the version it reads lasts; it is renewed while the reader makes progress, so
     /// only an abandoned reader's lease runs out. Default 2 minutes.
@@ -33,13 +33,13 @@ public struct ChunkedStorageConfiguration: Sendable {
         self.now = now
     }
 
-    /// The most bytes a reader fetches in one statement: 1 MiB, several chunks, so that a large body costs few
-    /// round trips.
-    package static let bytesPerRead: Int64 = 1 << 20
+    /// About how many bytes of content one statement moves, reading (one `SELECT` of several chunks) or writing
+    /// (one multi-row `INSERT`): 1 MiB, so a large body costs few round trips and the database no huge messages.
+    package static let bytesPerStatement: Int64 = 1 << 20
 
     /// The current time as stored in the database (seconds since 1970).
     package var timestamp: Double { now().timeIntervalSince1970 }
 
-    /// How many chunks of `chunkSize` bytes one read fetches.
-    package static func chunksPerRead(chunkSize: Int64) -> Int64 { max(bytesPerRead / chunkSize, 1) }
+    /// How many chunks of `chunkSize` bytes one statement reads or writes: ``bytesPerStatement``'s worth, at least 1.
+    package static func chunksPerStatement(chunkSize: Int64) -> Int64 { max(bytesPerStatement / chunkSize, 1) }
 }

@@ -10,12 +10,12 @@ import WOPIStorage
 /// the engine does the rest the same way on both:
 ///
 /// - **A save** streams into a new `writing` version, up to ``ChunkedStorageConfiguration/chunksPerTransaction``
-///   chunks per transaction in one multi-row `INSERT` committed with ``CommitDurability/deferred``, one batch
+///   chunks per transaction in multi-row `INSERT`s of 1 MiB committed with ``CommitDurability/deferred``, one batch
 ///   stored while the next fills; then one transaction of the plugin (``commit(_:switchTo:)``) marks it complete
 ///   and points the file at it (``switchStatements(file:to:previous:now:)``). A failure at any point leaves the
 ///   previous version whole.
 /// - **A read** takes a lease on the file's current version in the plugin's transaction that reads the file
-///   (``opening(_:now:)``), then fetches ``ChunkedStorageConfiguration/bytesPerRead`` per statement
+///   (``opening(_:now:)``), then fetches ``ChunkedStorageConfiguration/bytesPerStatement`` per statement
 ///   (``content(of:range:lease:)``).
 /// - **Garbage** (expired leases, abandoned writes, versions no file or reader needs) goes with
 ///   ``collectGarbage()``.

@@ -7,9 +7,9 @@ import WOPIStorage
 /// Reads one version's bytes in a range under a lease that keeps the version from deletion, on every host that
 /// shares the database.
 ///
-/// Several chunks (up to ``ChunkedStorageConfiguration/bytesPerRead``) are fetched in one statement, so a slow reader
-/// holds no connection and no snapshot, and a large body costs few round trips; they are handed out one chunk at
-/// a time. The lease is renewed when less than half of it is left, and released when the last byte of the range
+/// Several chunks (up to ``ChunkedStorageConfiguration/bytesPerStatement``) are fetched in one statement, so a slow
+/// reader holds no connection and no snapshot, and a large body costs few round trips; they are handed out one chunk
+/// at a time. The lease is renewed when less than half of it is left, and released when the last byte of the range
 /// is handed out, or when the reader is dropped early (its lease then also runs out by itself).
 final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
     private struct State {
@@ -68,7 +68,7 @@ final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
         if renew { try await renewLease(now: now) }
         let firstChunk = offset / chunkSize
         let lastChunk = min(
-            firstChunk + ChunkedStorageConfiguration.chunksPerRead(chunkSize: chunkSize),
+            firstChunk + ChunkedStorageConfiguration.chunksPerStatement(chunkSize: chunkSize),
             (end + chunkSize - 1) / chunkSize)
         let rows = try await dialect.read(
             "read version \(versionID)", VersionSQL.chunks(of: versionID, firstChunk..<lastChunk))
