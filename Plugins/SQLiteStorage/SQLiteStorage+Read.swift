@@ -10,7 +10,7 @@ extension SQLiteStorage {
         // The lease is taken in the transaction that picks the version.
         let (file, lease) = try await perform("open file \(id) for reading") {
             try await pool.write { db in
-                let file = try StorageSQL.requireFile(db, id)
+                let file = try SQLiteStorageSQL.requireFile(db, id)
                 let opening = try versions.opening(file, now: now)
                 return (file, try opening.lease(from: SQLiteVersionDialect.run(db, opening.statements)))
             }

@@ -12,15 +12,15 @@ extension SQLiteStorage {
         return try await perform("create file \"\(name)\" in \(parent)") {
             // Fail fast, before the body streams in; the commit checks again.
             try await pool.read { db in
-                _ = try StorageSQL.requireContainer(db, parent)
-                if let existing = try StorageSQL.child(db, named: name, in: parent) {
+                _ = try SQLiteStorageSQL.requireContainer(db, parent)
+                if let existing = try SQLiteStorageSQL.child(db, named: name, in: parent) {
                     try StorageRules.ensureReplaceable(existing, named: name, overwrite: overwrite)
                 }
             }
             return try await versions.commit(content) { staged, now in
                 try await pool.write { db in
-                    let parentContainer = try StorageSQL.requireContainer(db, parent)
-                    if let existing = try StorageSQL.child(db, named: name, in: parent) {
+                    let parentContainer = try SQLiteStorageSQL.requireContainer(db, parent)
+                    if let existing = try SQLiteStorageSQL.child(db, named: name, in: parent) {
                         let file = try StorageRules.ensureReplaceable(existing, named: name, overwrite: overwrite)
                         return try Self.switchVersion(db, versions, of: file, to: staged, now: now)
                     }
@@ -33,8 +33,8 @@ extension SQLiteStorage {
                             """,
                         arguments: [id.rawValue, parent.rawValue, parentContainer.ownerID, name, now, now, staged.id])
                     _ = try SQLiteVersionDialect.run(db, VersionSQL.markCommitted(staged, file: id, now: now))
-                    try StorageSQL.touch(db, parent, at: now)
-                    return try StorageSQL.requireFile(db, id)
+                    try SQLiteStorageSQL.touch(db, parent, at: now)
+                    return try SQLiteStorageSQL.requireFile(db, id)
                 }
             }
         }
@@ -43,11 +43,11 @@ extension SQLiteStorage {
     public func writeFile(_ id: ItemID, content: ByteStream, expectedVersion: String?) async throws -> FileMetadata {
         let versions = versions
         return try await perform("write file \(id)") {
-            let file = try await pool.read { db in try StorageSQL.requireFile(db, id) }
+            let file = try await pool.read { db in try SQLiteStorageSQL.requireFile(db, id) }
             try StorageRules.ensureVersion(of: file, is: expectedVersion)
             return try await versions.commit(content) { staged, now in
                 try await pool.write { db in
-                    let file = try StorageSQL.requireFile(db, id)
+                    let file = try SQLiteStorageSQL.requireFile(db, id)
                     try StorageRules.ensureVersion(of: file, is: expectedVersion)
                     return try Self.switchVersion(db, versions, of: file, to: staged, now: now)
                 }
@@ -64,6 +64,6 @@ extension SQLiteStorage {
             db,
             versions.switchStatements(
                 file: file.id, to: staged, previous: VersionSQL.versionID(file.version), now: now))
-        return try StorageSQL.requireFile(db, file.id)
+        return try SQLiteStorageSQL.requireFile(db, file.id)
     }
 }

@@ -58,7 +58,7 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
 
     public func rootContainer(forUser user: String) async throws -> ContainerMetadata {
         try await perform("find the root container of user \(user)") {
-            if let root = try await pool.read({ db in try StorageSQL.root(db, of: user) }) { return root }
+            if let root = try await pool.read({ db in try SQLiteStorageSQL.root(db, of: user) }) { return root }
             let now = configuration.timestamp
             return try await pool.write { db in
                 try db.execute(
@@ -66,7 +66,7 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
                         INSERT OR IGNORE INTO items (id, parent_id, owner_id, kind, name, created_at, modified_at)
                         VALUES (?, NULL, ?, 'container', ?, ?, ?)
                         """, arguments: [ItemID.random().rawValue, user, user, now, now])
-                guard let root = try StorageSQL.root(db, of: user) else {
+                guard let root = try SQLiteStorageSQL.root(db, of: user) else {
                     throw StorageError(.io, "The root container of user \(user) could not be created; retry.")
                 }
                 return root
@@ -76,14 +76,14 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
 
     public func item(_ id: ItemID) async throws -> StorageItem {
         // One statement: no transaction needed (SQLiteDatabase.readStatement).
-        try await database.readStatement("read item \(id)") { db in try StorageSQL.requireItem(db, id) }
+        try await database.readStatement("read item \(id)") { db in try SQLiteStorageSQL.requireItem(db, id) }
     }
 
     public func children(of container: ItemID) async throws -> [StorageItem] {
         try await perform("list container \(container)") {
             try await pool.read { db in
-                _ = try StorageSQL.requireContainer(db, container)
-                return try StorageSQL.children(db, of: container)
+                _ = try SQLiteStorageSQL.requireContainer(db, container)
+                return try SQLiteStorageSQL.children(db, of: container)
             }
         }
     }
@@ -93,7 +93,7 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
         let now = configuration.timestamp
         return try await perform("create container \"\(name)\" in \(parent)") {
             try await pool.write { db in
-                let parentContainer = try StorageSQL.requireContainer(db, parent)
+                let parentContainer = try SQLiteStorageSQL.requireContainer(db, parent)
                 try Self.ensureFree(db, name, in: parent)
                 let id = ItemID.random()
                 try db.execute(
@@ -101,8 +101,8 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
                         INSERT INTO items (id, parent_id, owner_id, kind, name, created_at, modified_at)
                         VALUES (?, ?, ?, 'container', ?, ?, ?)
                         """, arguments: [id.rawValue, parent.rawValue, parentContainer.ownerID, name, now, now])
-                try StorageSQL.touch(db, parent, at: now)
-                return try StorageSQL.requireContainer(db, id)
+                try SQLiteStorageSQL.touch(db, parent, at: now)
+                return try SQLiteStorageSQL.requireContainer(db, id)
             }
         }
     }
@@ -116,14 +116,14 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
         let now = configuration.timestamp
         return try await perform("move item \(id) to \(destination.map { "\($0)" } ?? "its container")") {
             try await pool.write { db in
-                let moving = try StorageSQL.requireItem(db, id)
+                let moving = try SQLiteStorageSQL.requireItem(db, id)
                 let oldParent = try StorageRules.parentForMove(of: moving, renaming: destination == nil)
                 let newParent = destination ?? oldParent
-                let target = try StorageSQL.requireContainer(db, newParent)
+                let target = try SQLiteStorageSQL.requireContainer(db, newParent)
                 let name = requestedName ?? moving.name
                 if let replaced = try StorageRules.replacedByMove(
-                    moving, named: name, existing: StorageSQL.child(db, named: name, in: newParent),
-                    replacing: replacing, intoItself: StorageSQL.isAncestor(db, id, of: newParent))
+                    moving, named: name, existing: SQLiteStorageSQL.child(db, named: name, in: newParent),
+                    replacing: replacing, intoItself: SQLiteStorageSQL.isAncestor(db, id, of: newParent))
                 {
                     try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [replaced.id.rawValue])
                     try Self.discardRetired(db, replaced, now: now)
@@ -139,9 +139,9 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
                             UPDATE items SET owner_id = ? WHERE id IN subtree
                             """, arguments: [id.rawValue, target.ownerID])
                 }
-                try StorageSQL.touch(db, oldParent, at: now)
-                try StorageSQL.touch(db, newParent, at: now)
-                return try StorageSQL.requireItem(db, id)
+                try SQLiteStorageSQL.touch(db, oldParent, at: now)
+                try SQLiteStorageSQL.touch(db, newParent, at: now)
+                return try SQLiteStorageSQL.requireItem(db, id)
             }
         }
     }
@@ -150,12 +150,12 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
         let now = configuration.timestamp
         try await perform("delete item \(id)") {
             try await pool.write { db in
-                let current = try StorageSQL.requireItem(db, id)
+                let current = try SQLiteStorageSQL.requireItem(db, id)
                 let parent = try StorageRules.parentForDelete(
-                    of: current, hasChildren: !StorageSQL.children(db, of: id).isEmpty)
+                    of: current, hasChildren: !SQLiteStorageSQL.children(db, of: id).isEmpty)
                 try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [id.rawValue])
                 if case .file(let file) = current { try Self.discardRetired(db, file, now: now) }
-                try StorageSQL.touch(db, parent, at: now)
+                try SQLiteStorageSQL.touch(db, parent, at: now)
             }
         }
     }
@@ -169,7 +169,7 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
 
     /// Throws ``WOPIStorage/StorageError/Code/nameConflict`` when `parent` has a child named `name`.
     static func ensureFree(_ db: Database, _ name: String, in parent: ItemID) throws {
-        try StorageRules.ensureFree(StorageSQL.child(db, named: name, in: parent), named: name)
+        try StorageRules.ensureFree(SQLiteStorageSQL.child(db, named: name, in: parent), named: name)
     }
 
     /// Deletes the version of a file that was just deleted or replaced, unless a reader holds it.

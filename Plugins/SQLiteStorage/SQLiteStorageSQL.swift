@@ -7,7 +7,7 @@ import WOPIStorage
 ///
 /// The statements of the request path are prepared once per connection and reused
 /// (`Database.cachedStatement(sql:)`): parsing and authorising SQL is most of a short query's cost.
-enum StorageSQL {
+enum SQLiteStorageSQL {
     private static let selectItems = """
         SELECT i.id, i.parent_id, i.owner_id, i.kind, i.name, i.modified_at,
                v.id AS version_id, v.size, v.sha256, v.committed_at
