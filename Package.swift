@@ -258,9 +258,20 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "ChunkedVersionStore",
+            dependencies: [
+                "WOPIStorage",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Plugins/ChunkedVersionStore",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "SQLiteStorage",
             dependencies: [
                 "WOPIStorage",
+                "ChunkedVersionStore",
                 .grdb,
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -271,9 +282,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "JSONRecordCodec",
+            path: "Plugins/JSONRecordCodec",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "SQLiteServerStores",
             dependencies: [
                 "SQLiteStorage", "WOPIServer", "WOPIAuthorizationServer", "WOPIModels", "WOPIStorage",
+                "JSONRecordCodec",
                 .grdb,
             ],
             path: "Plugins/SQLiteServerStores",
@@ -283,6 +300,7 @@ let package = Package(
             name: "PostgresStorage",
             dependencies: [
                 "WOPIStorage",
+                "ChunkedVersionStore",
                 .postgresNIO,
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -296,6 +314,7 @@ let package = Package(
             name: "PostgresServerStores",
             dependencies: [
                 "PostgresStorage", "WOPIServer", "WOPIAuthorizationServer", "WOPIStorage", "WOPIModels",
+                "JSONRecordCodec",
                 .postgresNIO,
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

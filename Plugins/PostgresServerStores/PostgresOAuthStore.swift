@@ -1,4 +1,5 @@
 import Foundation
+import JSONRecordCodec
 import Logging
 import PostgresNIO
 import PostgresStorage
@@ -67,11 +68,11 @@ public final class PostgresOAuthStore: OAuthStore {
     public func client(_ id: String) async throws -> OAuthClient? {
         try await database.values(
             "read the OAuth client \(id)", String.self, "SELECT record FROM oauth_clients WHERE id = \(id)"
-        ).first.map(Self.decode)
+        ).first.map(JSONRecordCodec.decode)
     }
 
     public func saveClient(_ client: OAuthClient) async throws {
-        let json = try Self.json(client)
+        let json = try JSONRecordCodec.encode(client)
         try await database.execute(
             "save the OAuth client \(client.id)",
             """
@@ -82,13 +83,13 @@ public final class PostgresOAuthStore: OAuthStore {
 
     public func allClients() async throws -> [OAuthClient] {
         try await database.values("list the OAuth clients", String.self, "SELECT record FROM oauth_clients ORDER BY id")
-            .map(Self.decode)
+            .map(JSONRecordCodec.decode)
     }
 
     // MARK: Codes
 
     public func saveCode(_ code: OAuthCodeRecord) async throws {
-        let json = try Self.json(code)
+        let json = try JSONRecordCodec.encode(code)
         let now = now().timeIntervalSince1970
         let logger = database.logger
         try await database.transaction("save an authorization code") { connection in
@@ -114,7 +115,8 @@ public final class PostgresOAuthStore: OAuthStore {
             let first = code
             code.isRedeemed = true
             try await connection.query(
-                "UPDATE oauth_codes SET record = \(try Self.json(code)) WHERE hash = \(hash)", logger: logger)
+                "UPDATE oauth_codes SET record = \(try JSONRecordCodec.encode(code)) WHERE hash = \(hash)",
+                logger: logger)
             return .first(first)
         }
     }
@@ -122,7 +124,7 @@ public final class PostgresOAuthStore: OAuthStore {
     // MARK: Tokens
 
     public func saveToken(_ token: OAuthTokenRecord) async throws {
-        let json = try Self.json(token)
+        let json = try JSONRecordCodec.encode(token)
         let now = now().timeIntervalSince1970
         let logger = database.logger
         let saved = try await database.transaction("save a token") { connection -> Bool in
@@ -147,7 +149,7 @@ public final class PostgresOAuthStore: OAuthStore {
 
     public func token(_ hash: String) async throws -> OAuthTokenRecord? {
         try await database.values("read a token", String.self, "SELECT record FROM oauth_tokens WHERE hash = \(hash)")
-            .first.map(Self.decode)
+            .first.map(JSONRecordCodec.decode)
     }
 
     public func redeemRefreshToken(_ hash: String) async throws -> OAuthRedemption<OAuthTokenRecord>? {
@@ -162,7 +164,8 @@ public final class PostgresOAuthStore: OAuthStore {
             let first = token
             token.isUsed = true
             try await connection.query(
-                "UPDATE oauth_tokens SET record = \(try Self.json(token)) WHERE hash = \(hash)", logger: logger)
+                "UPDATE oauth_tokens SET record = \(try JSONRecordCodec.encode(token)) WHERE hash = \(hash)",
+                logger: logger)
             return .first(first)
         }
     }
@@ -187,12 +190,13 @@ public final class PostgresOAuthStore: OAuthStore {
             for try await json in try await connection.query(
                 "SELECT record FROM oauth_codes WHERE family_id = \(familyID) FOR UPDATE", logger: logger
             ).decode(String.self) {
-                codes.append(try Self.decode(json))
+                codes.append(try JSONRecordCodec.decode(json))
             }
             for var code in codes where !code.isRedeemed {
                 code.isRedeemed = true
                 try await connection.query(
-                    "UPDATE oauth_codes SET record = \(try Self.json(code)) WHERE hash = \(code.hash)", logger: logger)
+                    "UPDATE oauth_codes SET record = \(try JSONRecordCodec.encode(code)) WHERE hash = \(code.hash)",
+                    logger: logger)
             }
         }
     }
@@ -205,24 +209,11 @@ public final class PostgresOAuthStore: OAuthStore {
 
     // MARK: JSON records
 
-    private static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        encoder.dateEncodingStrategy = .secondsSince1970
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    private static func decode<T: Decodable & SendableMetatype>(_ json: String) throws -> T {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return try decoder.decode(T.self, from: Data(json.utf8))
-    }
-
     private static func record<T: Decodable & SendableMetatype>(
         _ connection: PostgresConnection, _ query: PostgresQuery, logger: Logger
     ) async throws -> T? {
         for try await json in try await connection.query(query, logger: logger).decode(String.self) {
-            return try decode(json)
+            return try JSONRecordCodec.decode(json)
         }
         return nil
     }

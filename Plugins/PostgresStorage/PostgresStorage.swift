@@ -1,3 +1,4 @@
+import ChunkedVersionStore
 import Foundation
 import Logging
 import PostgresNIO
@@ -7,15 +8,17 @@ import WOPIStorage
 ///
 /// It follows ``PostgresPool``'s pool and the shape of `SQLiteStorage`:
 ///
-/// **Content** is stored in fixed-size chunk rows (``Configuration/chunkSize``, 256 KiB by default), written one
-/// statement per chunk as the body streams in and read back one chunk per statement, so memory stays flat in file
-/// size. The SHA-256 is computed while the body streams in.
+/// **Content** is stored in fixed-size chunk rows (`Configuration.chunkSize`, 256 KiB by default), written
+/// `Configuration.chunksPerTransaction` chunks per transaction (one multi-row `INSERT`) as the body streams in and
+/// read back 1 MiB per statement, so memory stays flat in file size. Versions, chunks, leases and garbage
+/// collection are the engine `SQLiteStorage` uses too (`Plugins/ChunkedVersionStore`). The SHA-256 is computed
+/// while the body streams in.
 ///
 /// **Writes are atomic.** A write streams into a new `writing` version, then one transaction marks it complete
 /// and switches the file to it (the file's row locked, so a conditional write compares and switches atomically).
 /// A failure, or the host's death, at any point leaves the previous version whole; the chunks of an abandoned
 /// write are deleted by ``collectGarbage()`` once it has stored nothing for
-/// ``Configuration/abandonedWriteTimeout``.
+/// `Configuration.abandonedWriteTimeout`.
 ///
 /// **Readers keep their version, across hosts.** Opening a file takes a *lease* on its current version (a row in
 /// `version_leases`) in the transaction that reads the file's row `FOR SHARE`, so a concurrent switch on any host
@@ -28,10 +31,12 @@ import WOPIStorage
 ///
 /// **A lost database** makes operations fail with ``WOPIStorage/StorageError/Code/unavailable``; nothing
 /// acknowledged is lost, and the next operation after the server returns succeeds.
-public final class PostgresStorage: StorageBackend {
+public final class PostgresStorage: StorageBackend, RelocatingStorage {
     /// The database this storage lives in.
     public let database: PostgresPool
     let configuration: Configuration
+    /// Versions, content chunks, read leases and garbage collection: the engine shared with `SQLiteStorage`.
+    let versions: ChunkedVersionStore<PostgresVersionDialect>
     var logger: Logger { database.logger }
 
     /// The advisory lock that serialises moves (cycle checks) across hosts.
@@ -40,6 +45,9 @@ public final class PostgresStorage: StorageBackend {
     private init(database: PostgresPool, configuration: Configuration) {
         self.database = database
         self.configuration = configuration
+        self.versions = ChunkedVersionStore(
+            dialect: PostgresVersionDialect(database: database), configuration: configuration,
+            logger: database.logger)
     }
 
     /// Opens the storage in `database`, installing or upgrading its tables (once, even when several hosts start
@@ -93,7 +101,7 @@ public final class PostgresStorage: StorageBackend {
     }
 
     public func createContainer(named name: String, in parent: ItemID) async throws -> ContainerMetadata {
-        let name = try Self.normalised(name)
+        let name = try StorageRules.normalised(name)
         let now = configuration.timestamp
         return try await transaction("create container \"\(name)\" in \(parent)") { sql in
             let parentContainer = try await sql.requireContainer(parent, lock: "UPDATE")
@@ -110,38 +118,28 @@ public final class PostgresStorage: StorageBackend {
         }
     }
 
-    public func rename(_ id: ItemID, to newName: String) async throws -> StorageItem {
-        let current = try await item(id)
-        guard let parent = current.parentID else {
-            throw StorageError(.unsupported, "A root container cannot be renamed.")
-        }
-        return try await move(id, to: parent, newName: newName, replacing: false)
-    }
-
-    public func move(_ id: ItemID, to newParent: ItemID, newName: String?, replacing: Bool) async throws
+    /// Moves `id` into `destination`, or renames it in its own container when that is `nil`: one transaction with
+    /// the item's row locked, so a rename never undoes a move that another host made meanwhile.
+    package func relocate(_ id: ItemID, into destination: ItemID?, newName: String?, replacing: Bool) async throws
         -> StorageItem
     {
-        let requestedName = try newName.map(Self.normalised)
+        let requestedName = try newName.map(StorageRules.normalised)
         let now = configuration.timestamp
-        return try await transaction("move item \(id) to \(newParent)") { sql in
+        let action = "move item \(id) to \(destination.map { "\($0)" } ?? "its container")"
+        return try await transaction(action) { sql in
             try await sql.execute("SELECT pg_advisory_xact_lock(\(Self.moveLockKey))")
             let moving = try await sql.requireItem(id, lock: "UPDATE")
-            guard let oldParent = moving.parentID else {
-                throw StorageError(.unsupported, "A root container cannot be moved.")
-            }
+            let oldParent = try StorageRules.parentForMove(of: moving, renaming: destination == nil)
+            let newParent = destination ?? oldParent
             let target = try await sql.requireContainer(newParent, lock: "UPDATE")
             let name = requestedName ?? moving.name
-            if case .container = moving, try await sql.isAncestor(id, of: newParent) {
-                throw StorageError(.invalidName, "A container cannot be moved into itself or its descendants.")
-            }
-            if let existing = try await sql.child(named: name, in: newParent), existing.id != id {
-                guard replacing, case .file(let replaced) = existing, case .file = moving else {
-                    throw StorageError(
-                        .nameConflict, "An item named \"\(name)\" already exists in the target container.",
-                        conflictingItem: existing.id)
-                }
+            let existing = try await sql.child(named: name, in: newParent)
+            let intoItself = try await sql.isAncestor(id, of: newParent)
+            if let replaced = try StorageRules.replacedByMove(
+                moving, named: name, existing: existing, replacing: replacing, intoItself: intoItself)
+            {
                 try await sql.execute("DELETE FROM items WHERE id = \(replaced.id.rawValue)")
-                try await sql.discardRetired(PostgresStorageSQL.versionID(replaced.version), now: now)
+                try await Self.discardRetired(sql, replaced, now: now)
             }
             try await sql.execute(
                 "UPDATE items SET parent_id = \(newParent.rawValue), name = \(name) WHERE id = \(id.rawValue)")
@@ -164,33 +162,25 @@ public final class PostgresStorage: StorageBackend {
         let now = configuration.timestamp
         try await transaction("delete item \(id)") { sql in
             let current = try await sql.requireItem(id, lock: "UPDATE")
-            guard let parent = current.parentID else {
-                throw StorageError(.unsupported, "A root container cannot be deleted.")
-            }
-            if case .container = current, try await !sql.children(of: id).isEmpty {
-                throw StorageError(.notEmpty, "Container \(id) is not empty; delete its children first.")
-            }
+            let hasChildren = try await !sql.children(of: id).isEmpty
+            let parent = try StorageRules.parentForDelete(of: current, hasChildren: hasChildren)
             try await sql.execute("DELETE FROM items WHERE id = \(id.rawValue)")
-            if case .file(let file) = current {
-                try await sql.discardRetired(PostgresStorageSQL.versionID(file.version), now: now)
-            }
+            if case .file(let file) = current { try await Self.discardRetired(sql, file, now: now) }
             try await sql.touch(parent, at: now)
         }
     }
 
     // MARK: - Helpers
 
-    /// Validates `name` and returns its NFC form, the form names are stored and compared in.
-    static func normalised(_ name: String) throws -> String {
-        try StorageName.validate(name).precomposedStringWithCanonicalMapping
-    }
-
     /// Throws ``WOPIStorage/StorageError/Code/nameConflict`` when `parent` has a child named `name`.
     static func ensureFree(_ sql: PostgresStorageSQL, _ name: String, in parent: ItemID) async throws {
-        if let existing = try await sql.child(named: name, in: parent) {
-            throw StorageError(
-                .nameConflict, "An item named \"\(name)\" already exists in this container.",
-                conflictingItem: existing.id)
+        try StorageRules.ensureFree(await sql.child(named: name, in: parent), named: name)
+    }
+
+    /// Deletes the version of a file that was just deleted or replaced, unless a reader holds it.
+    static func discardRetired(_ sql: PostgresStorageSQL, _ file: FileMetadata, now: Double) async throws {
+        if let versionID = VersionSQL.versionID(file.version) {
+            _ = try await sql.run([VersionSQL.discardRetired(versionID, now: now)])
         }
     }
 }

@@ -1,3 +1,4 @@
+import ChunkedVersionStore
 import Foundation
 import Logging
 import NIOCore
@@ -105,21 +106,10 @@ struct PostgresStorageSQL {
         try await execute("UPDATE items SET modified_at = \(time) WHERE id = \(container.rawValue)")
     }
 
-    /// Deletes the version if it is complete, no file's current version and not leased by a reader.
-    func discardRetired(_ versionID: Int64?, now: Double) async throws {
-        guard let versionID else { return }
-        try await execute(
-            """
-            DELETE FROM file_versions
-            WHERE id = \(versionID) AND state = 'complete'
-              AND NOT EXISTS (SELECT 1 FROM items WHERE items.current_version_id = file_versions.id)
-              AND NOT EXISTS (SELECT 1 FROM version_leases l
-                              WHERE l.version_id = file_versions.id AND l.expires_at > \(now))
-            """)
+    /// Runs statements of the chunked-version engine in this transaction and returns the rows of each.
+    func run(_ statements: [SQLStatement]) async throws -> [[SQLRow]] {
+        try await PostgresVersionDialect.run(connection, logger: logger, statements)
     }
-
-    /// The database ID of a version string made by this backend, or `nil` for a foreign string.
-    static func versionID(_ version: String) -> Int64? { Int64(version) }
 
     private func binds(_ values: String...) -> PostgresBindings {
         var bindings = PostgresBindings()
@@ -131,34 +121,12 @@ struct PostgresStorageSQL {
         var result: [StorageItem] = []
         let rows = try await connection.query(query, logger: logger).decode(
             (String, String?, String, String, String, Double, Int64?, Int64?, ByteBuffer?, Double?).self)
-        for try await (rawID, rawParent, owner, kind, name, modifiedAt, versionID, size, sha256, committedAt) in rows {
-            guard let id = ItemID(rawValue: rawID) else {
-                throw StorageError(.corrupt, "The database holds an invalid item ID \"\(rawID)\"; restore a backup.")
-            }
-            let parent = try rawParent.map { raw in
-                guard let parent = ItemID(rawValue: raw) else {
-                    throw StorageError(.corrupt, "Item \(id) has an invalid parent ID \"\(raw)\"; restore a backup.")
-                }
-                return parent
-            }
-            let modified = Date(timeIntervalSince1970: modifiedAt)
-            guard kind == "file" else {
-                result.append(
-                    .container(
-                        ContainerMetadata(id: id, name: name, parentID: parent, ownerID: owner, lastModified: modified))
-                )
-                continue
-            }
-            guard let parent, let versionID else {
-                throw StorageError(.corrupt, "File \(id) has no parent or no content version; restore a backup.")
-            }
+        for try await (id, parent, owner, kind, name, modifiedAt, versionID, size, sha256, committedAt) in rows {
             result.append(
-                .file(
-                    FileMetadata(
-                        id: id, name: name, parentID: parent, ownerID: owner, size: size ?? 0,
-                        version: String(versionID),
-                        lastModified: committedAt.map(Date.init(timeIntervalSince1970:)) ?? modified,
-                        sha256: sha256.map { Data($0.readableBytesView) })))
+                try StorageRules.item(
+                    id: id, parent: parent, owner: owner, kind: kind, name: name, modifiedAt: modifiedAt,
+                    versionID: versionID, size: size, sha256: sha256.map { Data($0.readableBytesView) },
+                    committedAt: committedAt))
         }
         return result
     }

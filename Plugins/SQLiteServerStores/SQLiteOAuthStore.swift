@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import JSONRecordCodec
 import SQLiteStorage
 import WOPIAuthorizationServer
 import WOPIServer
@@ -61,7 +62,7 @@ public final class SQLiteOAuthStore: OAuthStore {
     }
 
     public func saveClient(_ client: OAuthClient) async throws {
-        let json = try Self.json(client)
+        let json = try JSONRecordCodec.encode(client)
         try await database.write("save the OAuth client \(client.id)") { db in
             try db.execute(
                 sql: "INSERT OR REPLACE INTO oauth_clients (id, record) VALUES (?, ?)", arguments: [client.id, json])
@@ -70,14 +71,14 @@ public final class SQLiteOAuthStore: OAuthStore {
 
     public func allClients() async throws -> [OAuthClient] {
         try await database.read("list the OAuth clients") { db in
-            try String.fetchAll(db, sql: "SELECT record FROM oauth_clients ORDER BY id").map(Self.decode)
+            try String.fetchAll(db, sql: "SELECT record FROM oauth_clients ORDER BY id").map(JSONRecordCodec.decode)
         }
     }
 
     // MARK: Codes
 
     public func saveCode(_ code: OAuthCodeRecord) async throws {
-        let json = try Self.json(code)
+        let json = try JSONRecordCodec.encode(code)
         let now = now().timeIntervalSince1970
         try await database.write("save an authorization code") { db in
             try db.execute(sql: "DELETE FROM oauth_codes WHERE expires_at <= ?", arguments: [now])
@@ -96,7 +97,8 @@ public final class SQLiteOAuthStore: OAuthStore {
             let first = code
             code.isRedeemed = true
             try db.execute(
-                sql: "UPDATE oauth_codes SET record = ? WHERE hash = ?", arguments: [try Self.json(code), hash])
+                sql: "UPDATE oauth_codes SET record = ? WHERE hash = ?",
+                arguments: [try JSONRecordCodec.encode(code), hash])
             return .first(first)
         }
     }
@@ -104,7 +106,7 @@ public final class SQLiteOAuthStore: OAuthStore {
     // MARK: Tokens
 
     public func saveToken(_ token: OAuthTokenRecord) async throws {
-        let json = try Self.json(token)
+        let json = try JSONRecordCodec.encode(token)
         let now = now().timeIntervalSince1970
         let saved = try await database.write("save a token") { db -> Bool in
             try db.execute(sql: "DELETE FROM oauth_tokens WHERE expires_at <= ?", arguments: [now])
@@ -137,7 +139,8 @@ public final class SQLiteOAuthStore: OAuthStore {
             let first = token
             token.isUsed = true
             try db.execute(
-                sql: "UPDATE oauth_tokens SET record = ? WHERE hash = ?", arguments: [try Self.json(token), hash])
+                sql: "UPDATE oauth_tokens SET record = ? WHERE hash = ?",
+                arguments: [try JSONRecordCodec.encode(token), hash])
             return .first(first)
         }
     }
@@ -160,36 +163,23 @@ public final class SQLiteOAuthStore: OAuthStore {
             try db.execute(sql: "DELETE FROM oauth_tokens WHERE family_id = ?", arguments: [familyID])
             let codes: [OAuthCodeRecord] = try String.fetchAll(
                 db, sql: "SELECT record FROM oauth_codes WHERE family_id = ?", arguments: [familyID]
-            ).map(Self.decode)
+            ).map(JSONRecordCodec.decode)
             for var code in codes where !code.isRedeemed {
                 code.isRedeemed = true
                 try db.execute(
                     sql: "UPDATE oauth_codes SET record = ? WHERE hash = ?",
-                    arguments: [try Self.json(code), code.hash])
+                    arguments: [try JSONRecordCodec.encode(code), code.hash])
             }
         }
     }
 
     // MARK: JSON records
 
-    private static func json(_ value: some Encodable) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        encoder.dateEncodingStrategy = .secondsSince1970
-        return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    private static func decode<T: Decodable & SendableMetatype>(_ json: String) throws -> T {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return try decoder.decode(T.self, from: Data(json.utf8))
-    }
-
     private static func record<T: Decodable & SendableMetatype>(
         _ db: Database, _ sql: String, _ arguments: StatementArguments
     ) throws
         -> T?
     {
-        try String.fetchOne(db, sql: sql, arguments: arguments).map(decode)
+        try String.fetchOne(db, sql: sql, arguments: arguments).map(JSONRecordCodec.decode)
     }
 }

@@ -1,38 +1,7 @@
-import Foundation
-import WOPIStorage
+import ChunkedVersionStore
 
 extension SQLiteStorage {
-    /// Tuning of a ``SQLiteStorage``; the defaults suit a host serving Office documents.
-    public struct Configuration: Sendable {
-        /// The size of the content chunk rows of new versions, in bytes. Default 256 KiB.
-        public var chunkSize: Int
-        /// How many chunks one write transaction stores while a body streams in. Default 16 (4 MiB at the
-        /// default chunk size): this bounds both the memory a write holds and the time it holds the write lock.
-        public var chunksPerTransaction: Int
-        /// How long a reader's lease on the version it reads lasts; it is renewed while the reader makes
-        /// progress, so only an abandoned reader's lease runs out. Default 2 minutes.
-        public var readLeaseDuration: TimeInterval
-        /// How long an unfinished write may go without storing anything before it counts as abandoned (its
-        /// process died) and its chunks are collected. Default 10 minutes.
-        public var abandonedWriteTimeout: TimeInterval
-        /// The clock; tests inject their own.
-        public var now: @Sendable () -> Date
-
-        /// Creates a configuration; every parameter has a production default.
-        public init(
-            chunkSize: Int = ByteStream.preferredChunkSize, chunksPerTransaction: Int = 16,
-            readLeaseDuration: TimeInterval = 120, abandonedWriteTimeout: TimeInterval = 600,
-            now: @escaping @Sendable () -> Date = { Date() }
-        ) {
-            precondition(chunkSize > 0 && chunksPerTransaction > 0, "Chunk sizes and counts are positive.")
-            self.chunkSize = chunkSize
-            self.chunksPerTransaction = chunksPerTransaction
-            self.readLeaseDuration = readLeaseDuration
-            self.abandonedWriteTimeout = abandonedWriteTimeout
-            self.now = now
-        }
-
-        /// The current time as stored in the database (seconds since 1970).
-        var timestamp: Double { now().timeIntervalSince1970 }
-    }
+    /// The tuning of a ``SQLiteStorage``: chunk size, chunks per write transaction, lease and abandoned-write
+    /// times, the clock. It is the chunked-version engine's, the same type as `PostgresStorage.Configuration`.
+    public typealias Configuration = ChunkedStorageConfiguration
 }

@@ -1,3 +1,4 @@
+import ChunkedVersionStore
 import Foundation
 import GRDB
 import Logging
@@ -9,21 +10,23 @@ import WOPIStorage
 /// database), and an actor would serialise the reads that the WAL-mode pool runs in parallel. Writes are
 /// serialised by SQLite itself, across processes too, so several hosts may share one file.
 ///
-/// **Content** is stored in fixed-size chunk rows (``Configuration/chunkSize``, 256 KiB by default), so reads
+/// **Content** is stored in fixed-size chunk rows (`Configuration.chunkSize`, 256 KiB by default), so reads
 /// and writes stream: no layer holds a whole file in memory. The SHA-256 is computed while the body streams in.
+/// Versions, chunks, leases and garbage collection are the engine `PostgresStorage` uses too
+/// (`Plugins/ChunkedVersionStore`), run through GRDB's queues.
 ///
 /// **Writes are atomic.** A write streams into a new `writing` version in short transactions
-/// (``Configuration/chunksPerTransaction`` chunks each), then one transaction marks the version complete and
+/// (`Configuration.chunksPerTransaction` chunks each), then one transaction marks the version complete and
 /// switches the file to it. A failure, crash or kill at any point leaves the previous version whole; the
 /// chunks of an abandoned write are deleted when it fails, or, after a crash, by ``collectGarbage()`` once the
-/// write has stored nothing for ``Configuration/abandonedWriteTimeout`` (it runs when the storage opens).
+/// write has stored nothing for `Configuration.abandonedWriteTimeout` (it runs when the storage opens).
 ///
 /// **Readers keep their version.** Opening a file for reading takes a *lease* on its current version (a row
 /// in `version_leases`, renewed while the reader makes progress), in the same transaction that picks the
 /// version. A version that stops being current is deleted right away only when no unexpired lease holds it;
 /// otherwise the last reader's release (or a later ``collectGarbage()``) deletes it. Leases live in the
 /// database, so this holds across processes; a reader that stalls longer than
-/// ``Configuration/readLeaseDuration`` may find its version gone and fails with ``WOPIStorage/StorageError/Code/io``.
+/// `Configuration.readLeaseDuration` may find its version gone and fails with ``WOPIStorage/StorageError/Code/io``.
 ///
 /// **Versions** are the IDs of `file_versions` rows (`AUTOINCREMENT`), so a version string never repeats.
 ///
@@ -32,11 +35,13 @@ import WOPIStorage
 ///
 /// Moves across containers (and between users' trees, which changes the owner of the moved subtree) are
 /// supported. See ``SQLiteDatabase`` for the schema.
-public final class SQLiteStorage: StorageBackend {
+public final class SQLiteStorage: StorageBackend, RelocatingStorage {
     /// The database this storage lives in.
     public let database: SQLiteDatabase
     let configuration: Configuration
     let logger: Logger
+    /// Versions, content chunks, read leases and garbage collection: the engine shared with `PostgresStorage`.
+    let versions: ChunkedVersionStore<SQLiteVersionDialect>
     var pool: DatabasePool { database.pool }
 
     /// Opens the storage in `database`, installing or upgrading its tables and collecting the garbage of
@@ -45,13 +50,15 @@ public final class SQLiteStorage: StorageBackend {
         self.database = database
         self.configuration = configuration
         self.logger = database.logger
+        self.versions = ChunkedVersionStore(
+            dialect: SQLiteVersionDialect(pool: database.pool), configuration: configuration, logger: database.logger)
         try database.install(Self.schema)
         try collectGarbageNow()
     }
 
     public func rootContainer(forUser user: String) async throws -> ContainerMetadata {
         try await perform("find the root container of user \(user)") {
-            if let root = try await pool.read({ db in try StorageSQL.root(db, of: user) }) { return root }
+            if let root = try await pool.read({ db in try SQLiteStorageSQL.root(db, of: user) }) { return root }
             let now = configuration.timestamp
             return try await pool.write { db in
                 try db.execute(
@@ -59,7 +66,7 @@ public final class SQLiteStorage: StorageBackend {
                         INSERT OR IGNORE INTO items (id, parent_id, owner_id, kind, name, created_at, modified_at)
                         VALUES (?, NULL, ?, 'container', ?, ?, ?)
                         """, arguments: [ItemID.random().rawValue, user, user, now, now])
-                guard let root = try StorageSQL.root(db, of: user) else {
+                guard let root = try SQLiteStorageSQL.root(db, of: user) else {
                     throw StorageError(.io, "The root container of user \(user) could not be created; retry.")
                 }
                 return root
@@ -69,24 +76,24 @@ public final class SQLiteStorage: StorageBackend {
 
     public func item(_ id: ItemID) async throws -> StorageItem {
         // One statement: no transaction needed (SQLiteDatabase.readStatement).
-        try await database.readStatement("read item \(id)") { db in try StorageSQL.requireItem(db, id) }
+        try await database.readStatement("read item \(id)") { db in try SQLiteStorageSQL.requireItem(db, id) }
     }
 
     public func children(of container: ItemID) async throws -> [StorageItem] {
         try await perform("list container \(container)") {
             try await pool.read { db in
-                _ = try StorageSQL.requireContainer(db, container)
-                return try StorageSQL.children(db, of: container)
+                _ = try SQLiteStorageSQL.requireContainer(db, container)
+                return try SQLiteStorageSQL.children(db, of: container)
             }
         }
     }
 
     public func createContainer(named name: String, in parent: ItemID) async throws -> ContainerMetadata {
-        let name = try Self.normalised(name)
+        let name = try StorageRules.normalised(name)
         let now = configuration.timestamp
         return try await perform("create container \"\(name)\" in \(parent)") {
             try await pool.write { db in
-                let parentContainer = try StorageSQL.requireContainer(db, parent)
+                let parentContainer = try SQLiteStorageSQL.requireContainer(db, parent)
                 try Self.ensureFree(db, name, in: parent)
                 let id = ItemID.random()
                 try db.execute(
@@ -94,45 +101,32 @@ public final class SQLiteStorage: StorageBackend {
                         INSERT INTO items (id, parent_id, owner_id, kind, name, created_at, modified_at)
                         VALUES (?, ?, ?, 'container', ?, ?, ?)
                         """, arguments: [id.rawValue, parent.rawValue, parentContainer.ownerID, name, now, now])
-                try StorageSQL.touch(db, parent, at: now)
-                return try StorageSQL.requireContainer(db, id)
+                try SQLiteStorageSQL.touch(db, parent, at: now)
+                return try SQLiteStorageSQL.requireContainer(db, id)
             }
         }
     }
 
-    public func rename(_ id: ItemID, to newName: String) async throws -> StorageItem {
-        let current = try await item(id)
-        guard let parent = current.parentID else {
-            throw StorageError(.unsupported, "A root container cannot be renamed.")
-        }
-        return try await move(id, to: parent, newName: newName, replacing: false)
-    }
-
-    public func move(_ id: ItemID, to newParent: ItemID, newName: String?, replacing: Bool) async throws
+    /// Moves `id` into `destination`, or renames it in its own container when that is `nil`: one transaction, so a
+    /// rename never undoes a move that another process made meanwhile.
+    package func relocate(_ id: ItemID, into destination: ItemID?, newName: String?, replacing: Bool) async throws
         -> StorageItem
     {
-        let requestedName = try newName.map(Self.normalised)
+        let requestedName = try newName.map(StorageRules.normalised)
         let now = configuration.timestamp
-        return try await perform("move item \(id) to \(newParent)") {
+        return try await perform("move item \(id) to \(destination.map { "\($0)" } ?? "its container")") {
             try await pool.write { db in
-                let moving = try StorageSQL.requireItem(db, id)
-                guard let oldParent = moving.parentID else {
-                    throw StorageError(.unsupported, "A root container cannot be moved.")
-                }
-                let target = try StorageSQL.requireContainer(db, newParent)
+                let moving = try SQLiteStorageSQL.requireItem(db, id)
+                let oldParent = try StorageRules.parentForMove(of: moving, renaming: destination == nil)
+                let newParent = destination ?? oldParent
+                let target = try SQLiteStorageSQL.requireContainer(db, newParent)
                 let name = requestedName ?? moving.name
-                if case .container = moving, try StorageSQL.isAncestor(db, id, of: newParent) {
-                    throw StorageError(.invalidName, "A container cannot be moved into itself or its descendants.")
-                }
-                if let existing = try StorageSQL.child(db, named: name, in: newParent), existing.id != id {
-                    guard replacing, case .file(let replaced) = existing, case .file = moving else {
-                        throw StorageError(
-                            .nameConflict, "An item named \"\(name)\" already exists in the target container.",
-                            conflictingItem: existing.id)
-                    }
+                if let replaced = try StorageRules.replacedByMove(
+                    moving, named: name, existing: SQLiteStorageSQL.child(db, named: name, in: newParent),
+                    replacing: replacing, intoItself: SQLiteStorageSQL.isAncestor(db, id, of: newParent))
+                {
                     try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [replaced.id.rawValue])
-                    try StorageSQL.discardRetired(
-                        db, [StorageSQL.versionID(replaced.version)].compactMap { $0 }, now: now)
+                    try Self.discardRetired(db, replaced, now: now)
                 }
                 try db.execute(
                     sql: "UPDATE items SET parent_id = ?, name = ? WHERE id = ?",
@@ -145,9 +139,9 @@ public final class SQLiteStorage: StorageBackend {
                             UPDATE items SET owner_id = ? WHERE id IN subtree
                             """, arguments: [id.rawValue, target.ownerID])
                 }
-                try StorageSQL.touch(db, oldParent, at: now)
-                try StorageSQL.touch(db, newParent, at: now)
-                return try StorageSQL.requireItem(db, id)
+                try SQLiteStorageSQL.touch(db, oldParent, at: now)
+                try SQLiteStorageSQL.touch(db, newParent, at: now)
+                return try SQLiteStorageSQL.requireItem(db, id)
             }
         }
     }
@@ -156,18 +150,12 @@ public final class SQLiteStorage: StorageBackend {
         let now = configuration.timestamp
         try await perform("delete item \(id)") {
             try await pool.write { db in
-                let current = try StorageSQL.requireItem(db, id)
-                guard let parent = current.parentID else {
-                    throw StorageError(.unsupported, "A root container cannot be deleted.")
-                }
-                if case .container = current, try !StorageSQL.children(db, of: id).isEmpty {
-                    throw StorageError(.notEmpty, "Container \(id) is not empty; delete its children first.")
-                }
+                let current = try SQLiteStorageSQL.requireItem(db, id)
+                let parent = try StorageRules.parentForDelete(
+                    of: current, hasChildren: !SQLiteStorageSQL.children(db, of: id).isEmpty)
                 try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [id.rawValue])
-                if case .file(let file) = current, let versionID = StorageSQL.versionID(file.version) {
-                    try StorageSQL.discardRetired(db, [versionID], now: now)
-                }
-                try StorageSQL.touch(db, parent, at: now)
+                if case .file(let file) = current { try Self.discardRetired(db, file, now: now) }
+                try SQLiteStorageSQL.touch(db, parent, at: now)
             }
         }
     }
@@ -179,17 +167,15 @@ public final class SQLiteStorage: StorageBackend {
         try await SQLiteErrorMapping.perform(action(), body)
     }
 
-    /// Validates `name` and returns its NFC form, the form names are stored and compared in.
-    static func normalised(_ name: String) throws -> String {
-        try StorageName.validate(name).precomposedStringWithCanonicalMapping
-    }
-
     /// Throws ``WOPIStorage/StorageError/Code/nameConflict`` when `parent` has a child named `name`.
     static func ensureFree(_ db: Database, _ name: String, in parent: ItemID) throws {
-        if let existing = try StorageSQL.child(db, named: name, in: parent) {
-            throw StorageError(
-                .nameConflict, "An item named \"\(name)\" already exists in this container.",
-                conflictingItem: existing.id)
+        try StorageRules.ensureFree(SQLiteStorageSQL.child(db, named: name, in: parent), named: name)
+    }
+
+    /// Deletes the version of a file that was just deleted or replaced, unless a reader holds it.
+    static func discardRetired(_ db: Database, _ file: FileMetadata, now: Double) throws {
+        if let versionID = VersionSQL.versionID(file.version) {
+            _ = try SQLiteVersionDialect.run(db, VersionSQL.discardRetired(versionID, now: now))
         }
     }
 }

@@ -1,3 +1,4 @@
+import ChunkedVersionStore
 import Foundation
 import GRDB
 import WOPIStorage
@@ -6,7 +7,7 @@ import WOPIStorage
 ///
 /// The statements of the request path are prepared once per connection and reused
 /// (`Database.cachedStatement(sql:)`): parsing and authorising SQL is most of a short query's cost.
-enum StorageSQL {
+enum SQLiteStorageSQL {
     private static let selectItems = """
         SELECT i.id, i.parent_id, i.owner_id, i.kind, i.name, i.modified_at,
                v.id AS version_id, v.size, v.sha256, v.committed_at
@@ -94,52 +95,10 @@ enum StorageSQL {
             arguments: [time, container.rawValue])
     }
 
-    /// Deletes those of `versionIDs` that are complete, no file's current version and not leased by a reader.
-    static func discardRetired(_ db: Database, _ versionIDs: [Int64], now: Double) throws {
-        for versionID in versionIDs {
-            try db.execute(
-                sql: """
-                    DELETE FROM file_versions
-                    WHERE id = ? AND state = 'complete'
-                      AND NOT EXISTS (SELECT 1 FROM items WHERE items.current_version_id = file_versions.id)
-                      AND NOT EXISTS (SELECT 1 FROM version_leases l
-                                      WHERE l.version_id = file_versions.id AND l.expires_at > ?)
-                    """, arguments: [versionID, now])
-        }
-    }
-
-    /// The database ID of a version string made by this backend, or `nil` for a foreign string.
-    static func versionID(_ version: String) -> Int64? { Int64(version) }
-
     private static func decode(_ row: Row) throws -> StorageItem {
-        let rawID: String = row[Column.id]
-        let rawParent: String? = row[Column.parentID]
-        guard let id = ItemID(rawValue: rawID) else {
-            throw StorageError(.corrupt, "The database holds an invalid item ID \"\(rawID)\"; restore a backup.")
-        }
-        let parent = try rawParent.map { raw in
-            guard let parent = ItemID(rawValue: raw) else {
-                throw StorageError(.corrupt, "Item \(id) has an invalid parent ID \"\(raw)\"; restore a backup.")
-            }
-            return parent
-        }
-        let kind: String = row[Column.kind]
-        let name: String = row[Column.name]
-        let owner: String = row[Column.ownerID]
-        let modified = Date(timeIntervalSince1970: row[Column.modifiedAt] as Double)
-        guard kind == "file" else {
-            return .container(
-                ContainerMetadata(id: id, name: name, parentID: parent, ownerID: owner, lastModified: modified))
-        }
-        guard let parent, let versionID: Int64 = row[Column.versionID] else {
-            throw StorageError(.corrupt, "File \(id) has no parent or no content version; restore a backup.")
-        }
-        let committed: Double? = row[Column.committedAt]
-        return .file(
-            FileMetadata(
-                id: id, name: name, parentID: parent, ownerID: owner, size: row[Column.size] as Int64,
-                version: String(versionID),
-                lastModified: committed.map(Date.init(timeIntervalSince1970:)) ?? modified,
-                sha256: row[Column.sha256] as Data?))
+        try StorageRules.item(
+            id: row[Column.id], parent: row[Column.parentID], owner: row[Column.ownerID], kind: row[Column.kind],
+            name: row[Column.name], modifiedAt: row[Column.modifiedAt], versionID: row[Column.versionID],
+            size: row[Column.size], sha256: row[Column.sha256], committedAt: row[Column.committedAt])
     }
 }

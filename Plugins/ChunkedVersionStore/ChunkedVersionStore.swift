@@ -1,0 +1,107 @@
+import Foundation
+import Logging
+import WOPIStorage
+
+/// The one implementation of chunked file versions that `SQLiteStorage` and `PostgresStorage` share: versions,
+/// content chunks, read leases, staging, the atomic switch to a new version and garbage collection, on the
+/// tables `file_versions`, `content_chunks` and `version_leases` that each plugin's schema creates.
+///
+/// A plugin provides a ``ChunkedVersionDialect`` (how to run statements on its database) and keeps its item tree;
+/// the engine does the rest the same way on both:
+///
+/// - **A save** streams into a new `writing` version, up to ``ChunkedStorageConfiguration/chunksPerTransaction``
+///   chunks per transaction in multi-row `INSERT`s of 1 MiB committed with ``CommitDurability/deferred``, one batch
+///   stored while the next fills; then one transaction of the plugin (``commit(_:switchTo:)``) marks it complete
+///   and points the file at it (``switchStatements(file:to:previous:now:)``). A failure at any point leaves the
+///   previous version whole.
+/// - **A read** takes a lease on the file's current version in the plugin's transaction that reads the file
+///   (``opening(_:now:)``), then fetches ``ChunkedStorageConfiguration/bytesPerStatement`` per statement
+///   (``content(of:range:lease:)``).
+/// - **Garbage** (expired leases, abandoned writes, versions no file or reader needs) goes with
+///   ``collectGarbage()``.
+package struct ChunkedVersionStore<Dialect: ChunkedVersionDialect>: Sendable {
+    /// How statements run.
+    package let dialect: Dialect
+    /// The tuning.
+    package let configuration: ChunkedStorageConfiguration
+    /// Where failures to clean up are logged.
+    package let logger: Logger
+
+    package init(dialect: Dialect, configuration: ChunkedStorageConfiguration, logger: Logger) {
+        self.dialect = dialect
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    // MARK: Writing
+
+    /// Stages `content` as a new version, then runs `switchTo` (the plugin's transaction that points a file at
+    /// it, with the commit time); discards the staged version when that fails.
+    package func commit<T: Sendable>(
+        _ content: ByteStream, switchTo: @Sendable (StagedVersion, Double) async throws -> T
+    ) async throws -> T {
+        let writer = VersionWriter(dialect: dialect, configuration: configuration, logger: logger)
+        let staged = try await writer.stage(content)
+        do {
+            return try await switchTo(staged, configuration.timestamp)
+        } catch {
+            await writer.discard(staged.id)
+            throw error
+        }
+    }
+
+    /// The statements that switch existing file `id` from its `previous` version to `staged`, for the plugin's
+    /// commit transaction (the file's row locked where the database needs it): mark the version complete, point
+    /// the file at it, and delete the previous version unless a reader holds it.
+    package func switchStatements(file id: ItemID, to staged: StagedVersion, previous: Int64?, now: Double)
+        -> [SQLStatement]
+    {
+        [VersionSQL.markCommitted(staged, file: id, now: now), VersionSQL.pointFile(id, at: staged.id, now: now)]
+            + (previous.map { [VersionSQL.discardRetired($0, now: now)] } ?? [])
+    }
+
+    // MARK: Reading
+
+    /// What opens `file`'s current version for reading; the plugin runs its statements in the transaction that
+    /// read `file`.
+    package func opening(_ file: FileMetadata, now: Double) throws -> VersionOpening {
+        guard let versionID = VersionSQL.versionID(file.version) else {
+            throw StorageError(.corrupt, "File \(file.id) points to a missing version; restore a backup.")
+        }
+        let expiry = now + configuration.readLeaseDuration
+        return VersionOpening(
+            versionID: versionID, expiresAt: expiry,
+            statements: [
+                VersionSQL.chunkSize(of: versionID, file: file.id), VersionSQL.takeLease(on: versionID, expiry: expiry),
+            ])
+    }
+
+    /// The content of `file` in `range` (clamped to the file), read under `lease`.
+    package func content(of file: FileMetadata, range: Range<Int64>?, lease: VersionLease) -> FileContent {
+        let lower = min(max(range?.lowerBound ?? 0, 0), file.size)
+        let upper = min(max(range?.upperBound ?? file.size, lower), file.size)
+        let reader = VersionReader(
+            dialect: dialect, configuration: configuration, logger: logger, lease: lease, range: lower..<upper)
+        let body = ByteStream(knownLength: upper - lower) {
+            { try await reader.next() }
+        }
+        return FileContent(metadata: file, body: body)
+    }
+
+    // MARK: Garbage
+
+    /// Deletes expired reader leases, abandoned unfinished writes and no longer needed old versions, in one
+    /// transaction.
+    package func collectGarbage() async throws -> GarbageReport {
+        let rows = try await dialect.write(
+            "collect garbage", durability: .configured, VersionSQL.collectGarbage(now: configuration.timestamp))
+        let report = VersionSQL.garbageReport(rows)
+        logger.debug(
+            "Garbage collected",
+            metadata: [
+                "abandonedWrites": "\(report.abandonedWrites)", "retiredVersions": "\(report.retiredVersions)",
+                "expiredLeases": "\(report.expiredLeases)",
+            ])
+        return report
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import WOPIStorage
+
+/// The SQL of the chunked-version engine, on the tables `file_versions`, `content_chunks` and `version_leases`
+/// (and `items.current_version_id`), in the subset SQLite and PostgreSQL share.
+package enum VersionSQL {
+    /// A new, empty `writing` version; returns its ID.
+    static func begin(chunkSize: Int, now: Double, expiry: Double) -> SQLStatement {
+        SQLStatement(
+            """
+            INSERT INTO file_versions (file_id, state, chunk_size, created_at, write_expires_at)
+            VALUES (NULL, 'writing', ?, ?, ?) RETURNING id
+            """, [.integer(Int64(chunkSize)), .real(now), .real(expiry)], columns: [.integer],
+            expecting: (1, StorageError(.io, "The database did not return the new version's ID; retry.")))
+    }
+
+    /// Pushes back the expiry of a `writing` version; fails when garbage collection took it.
+    static func renewWrite(_ versionID: Int64, expiry: Double) -> SQLStatement {
+        SQLStatement(
+            "UPDATE file_versions SET write_expires_at = ? WHERE id = ? AND state = 'writing' RETURNING 1",
+            [.real(expiry), .integer(versionID)], columns: [.integer],
+            expecting: (
+                1,
+                StorageError(.io, "The upload stalled so long that its partial content was collected; send it again.")
+            ))
+    }
+
+    /// Stores `chunks` as chunks `firstIndex`, `firstIndex + 1`, … of a version: one multi-row `INSERT`.
+    static func insertChunks(_ chunks: [Data], startingAt firstIndex: Int, into versionID: Int64) -> SQLStatement {
+        var arguments: [SQLArgument] = []
+        arguments.reserveCapacity(chunks.count * 3)
+        for (offset, chunk) in chunks.enumerated() {
+            arguments += [.integer(versionID), .integer(Int64(firstIndex + offset)), .blob(chunk)]
+        }
+        let rows = repeatElement("(?, ?, ?)", count: chunks.count).joined(separator: ", ")
+        return SQLStatement("INSERT INTO content_chunks (version_id, chunk_index, data) VALUES \(rows)", arguments)
+    }
+
+    /// Deletes a version that was never committed.
+    static func discardUnfinished(_ versionID: Int64) -> SQLStatement {
+        SQLStatement("DELETE FROM file_versions WHERE id = ? AND state = 'writing'", [.integer(versionID)])
+    }
+
+    /// Chunks `range` of a version, in order: their index and data.
+    static func chunks(of versionID: Int64, _ range: Range<Int64>) -> SQLStatement {
+        SQLStatement(
+            """
+            SELECT chunk_index, data FROM content_chunks
+            WHERE version_id = ? AND chunk_index >= ? AND chunk_index < ? ORDER BY chunk_index
+            """, [.integer(versionID), .integer(range.lowerBound), .integer(range.upperBound)],
+            columns: [.integer, .blob])
+    }
+
+    /// The chunk size of a version; fails when the version is missing.
+    static func chunkSize(of versionID: Int64, file: ItemID) -> SQLStatement {
+        SQLStatement(
+            "SELECT chunk_size FROM file_versions WHERE id = ?", [.integer(versionID)], columns: [.integer],
+            expecting: (1, StorageError(.corrupt, "File \(file) points to a missing version; restore a backup.")))
+    }
+
+    /// A new read lease on a version; returns its ID.
+    static func takeLease(on versionID: Int64, expiry: Double) -> SQLStatement {
+        SQLStatement(
+            "INSERT INTO version_leases (version_id, expires_at) VALUES (?, ?) RETURNING id",
+            [.integer(versionID), .real(expiry)], columns: [.integer],
+            expecting: (1, StorageError(.io, "The database did not return the read lease's ID; retry.")))
+    }
+
+    /// Pushes back a lease's expiry; returns a row when the lease was still there.
+    static func renewLease(_ leaseID: Int64, expiry: Double) -> SQLStatement {
+        SQLStatement(
+            "UPDATE version_leases SET expires_at = ? WHERE id = ? RETURNING 1", [.real(expiry), .integer(leaseID)],
+            columns: [.integer])
+    }
+
+    /// Takes a lease again under its ID after garbage collection removed it, if the version is still there;
+    /// returns a row when it did.
+    static func retakeLease(_ leaseID: Int64, on versionID: Int64, expiry: Double, explicitIdentity: String)
+        -> SQLStatement
+    {
+        SQLStatement(
+            """
+            INSERT INTO version_leases (id, version_id, expires_at) \(explicitIdentity)
+            SELECT ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM version_leases WHERE id = ?)
+              AND EXISTS (SELECT 1 FROM file_versions WHERE id = ?)
+            RETURNING 1
+            """,
+            [.integer(leaseID), .integer(versionID), .real(expiry), .integer(leaseID), .integer(versionID)],
+            columns: [.integer])
+    }
+
+    /// Ends a read lease.
+    static func releaseLease(_ leaseID: Int64) -> SQLStatement {
+        SQLStatement("DELETE FROM version_leases WHERE id = ?", [.integer(leaseID)])
+    }
+
+    /// Marks a staged version complete and owned by `file`; fails if garbage collection took it meanwhile.
+    package static func markCommitted(_ staged: StagedVersion, file: ItemID, now: Double) -> SQLStatement {
+        SQLStatement(
+            """
+            UPDATE file_versions
+            SET state = 'complete', file_id = ?, size = ?, sha256 = ?, committed_at = ?, write_expires_at = NULL
+            WHERE id = ? AND state = 'writing' RETURNING 1
+            """,
+            [.text(file.rawValue), .integer(staged.size), .blob(staged.sha256), .real(now), .integer(staged.id)],
+            columns: [.integer],
+            expecting: (1, StorageError(.io, "The upload took so long that its content was collected; send it again.")))
+    }
+
+    /// Points file `id` at a version.
+    static func pointFile(_ id: ItemID, at versionID: Int64, now: Double) -> SQLStatement {
+        SQLStatement(
+            "UPDATE items SET current_version_id = ?, modified_at = ? WHERE id = ?",
+            [.integer(versionID), .real(now), .text(id.rawValue)])
+    }
+
+    /// Deletes the version if it is complete, no file's current version and not leased by a reader.
+    package static func discardRetired(_ versionID: Int64, now: Double) -> SQLStatement {
+        SQLStatement(
+            """
+            DELETE FROM file_versions
+            WHERE id = ? AND state = 'complete'
+              AND NOT EXISTS (SELECT 1 FROM items WHERE items.current_version_id = file_versions.id)
+              AND NOT EXISTS (SELECT 1 FROM version_leases l
+                              WHERE l.version_id = file_versions.id AND l.expires_at > ?)
+            """, [.integer(versionID), .real(now)])
+    }
+
+    /// The three statements of a garbage collection: expired leases, abandoned writes, retired versions; each
+    /// returns a row per deletion.
+    package static func collectGarbage(now: Double) -> [SQLStatement] {
+        [
+            SQLStatement(
+                "DELETE FROM version_leases WHERE expires_at <= ? RETURNING 1", [.real(now)], columns: [.integer]),
+            SQLStatement(
+                "DELETE FROM file_versions WHERE state = 'writing' AND write_expires_at <= ? RETURNING 1",
+                [.real(now)], columns: [.integer]),
+            SQLStatement(
+                """
+                DELETE FROM file_versions
+                WHERE state = 'complete'
+                  AND NOT EXISTS (SELECT 1 FROM items WHERE items.current_version_id = file_versions.id)
+                  AND NOT EXISTS (SELECT 1 FROM version_leases l WHERE l.version_id = file_versions.id)
+                RETURNING 1
+                """, columns: [.integer]),
+        ]
+    }
+
+    /// The report of the rows of ``collectGarbage(now:)``.
+    package static func garbageReport(_ rows: [[SQLRow]]) -> GarbageReport {
+        GarbageReport(abandonedWrites: rows[1].count, retiredVersions: rows[2].count, expiredLeases: rows[0].count)
+    }
+
+    /// The database ID of a version string made by this engine, or `nil` for a foreign string.
+    package static func versionID(_ version: String) -> Int64? { Int64(version) }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// How the database stores (`SQLiteServerStores`, `PostgresServerStores`) keep a record as JSON beside the columns
+/// they query: its `Codable` form, keys sorted, dates as seconds since 1970. One codec, so a record written by one
+/// database's store reads back the same in the other's.
+package enum JSONRecordCodec {
+    /// The JSON text of `value`.
+    package static func encode(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        encoder.dateEncodingStrategy = .secondsSince1970
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    /// The record of type `T` that `json` holds.
+    package static func decode<T: Decodable & SendableMetatype>(_ json: String) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        return try decoder.decode(T.self, from: Data(json.utf8))
+    }
+}

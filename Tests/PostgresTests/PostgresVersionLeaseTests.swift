@@ -1,0 +1,68 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import PostgresStorage
+import Synchronization
+import Testing
+import WOPIClusterTestSupport
+import WOPIStorage
+
+/// The chunked-version engine's PostgreSQL statements that the conformance kit does not reach: a reader's lease
+/// renewed as it goes, and taken again under its ID (`OVERRIDING SYSTEM VALUE`) after garbage collection removed it.
+@Suite("PostgreSQL storage: read leases")
+struct PostgresVersionLeaseTests {
+    @Test("a reader renews its lease, takes it again after garbage collection removed it, and releases it at the end")
+    func leaseRenewedRetakenAndReleased() async throws {
+        let server = try await PostgresServer.shared.value
+        let database = try await PostgresPool.open(try await server.makeDatabase(), logger: PostgresServer.logger)
+        let clock = Mutex(Date(timeIntervalSince1970: 1_000_000))
+        let storage = try await PostgresStorage.open(
+            database: database,
+            configuration: .init(readLeaseDuration: 10, now: { clock.withLock { $0 } }))
+        let root = try await storage.rootContainer(forUser: "alice")
+        // 12 chunks of 256 KiB: three reads of 4 chunks (1 MiB) each.
+        var content = ByteBuffer()
+        for index in 0..<(3 << 20) { content.writeInteger(UInt8(truncatingIfNeeded: index * 7 + index >> 12)) }
+        let file = try await storage.createFile(
+            named: "big.bin", in: root.id, content: ByteStream(buffer: content), overwrite: false)
+        #expect(try await count(database, "content_chunks") == 12)
+
+        let opened = try await storage.readFile(file.id, range: nil)
+        var pieces = opened.body.makeAsyncIterator()
+        var read = ByteBuffer()
+        func take(_ count: Int) async throws {
+            for _ in 0..<count {
+                guard var piece = try await pieces.next() else { return }
+                read.writeBuffer(&piece)
+            }
+        }
+        try await take(4)
+        // Less than half of the lease is left: the next read renews it.
+        clock.withLock { $0 += 6 }
+        try await take(4)
+        #expect(try await expiries(database) == [1_000_016])
+        // The lease ran out and garbage collection took it; the version is current, so it stays.
+        clock.withLock { $0 += 20 }
+        let report = try await storage.collectGarbage()
+        #expect(report.expiredLeases == 1 && report.retiredVersions == 0)
+        #expect(try await count(database, "version_leases") == 0)
+        try await take(3)
+        #expect(try await expiries(database) == [1_000_036])
+        try await take(1)
+        #expect(try await pieces.next() == nil)
+        #expect(read == content)
+        // The last piece released the lease it had taken again.
+        #expect(try await count(database, "version_leases") == 0)
+        await database.shutdown()
+    }
+
+    private func expiries(_ database: PostgresPool) async throws -> [Double] {
+        try await database.values("read the leases", Double.self, "SELECT expires_at FROM version_leases")
+    }
+
+    private func count(_ database: PostgresPool, _ table: String) async throws -> Int64 {
+        try await database.values(
+            "count the rows of \(table)", Int64.self, .init(unsafeSQL: "SELECT count(*) FROM \(table)")
+        ).first ?? -1
+    }
+}
