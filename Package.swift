@@ -45,6 +45,19 @@ extension Target.Dependency {
     /// ArgumentParser, resolved only with the `Examples` trait.
     static let argumentParser = Target.Dependency.product(
         name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Examples"]))
+    // The products many targets use, each named once.
+    static let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
+    static let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
+    static let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
+    static let nioConcurrencyHelpers = Target.Dependency.product(name: "NIOConcurrencyHelpers", package: "swift-nio")
+    static let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+    static let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
+    static let cryptoExtras = Target.Dependency.product(name: "_CryptoExtras", package: "swift-crypto")
+    static let asyncHTTPClient = Target.Dependency.product(name: "AsyncHTTPClient", package: "async-http-client")
+    static let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
+    static let serviceLifecycle = Target.Dependency.product(
+        name: "ServiceLifecycle", package: "swift-service-lifecycle")
+    static let unixSignals = Target.Dependency.product(name: "UnixSignals", package: "swift-service-lifecycle")
 }
 
 let package = Package(
@@ -97,18 +110,18 @@ let package = Package(
         .target(
             name: "WOPIStorage",
             dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .nioCore,
+                .nioPosix,
+                .crypto,
+                .logging,
+                .serviceLifecycle,
             ],
             path: "Modules/WOPIStorage",
             swiftSettings: swiftSettings
         ),
         .target(
             name: "WOPIStorageConformance",
-            dependencies: ["WOPIStorage", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["WOPIStorage", .nioCore],
             path: "Modules/WOPIStorageConformance",
             swiftSettings: swiftSettings
         ),
@@ -130,9 +143,9 @@ let package = Package(
             name: "WOPIHTTPEdge",
             dependencies: [
                 "WOPIModels", "WOPIStorage",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .httpTypes,
+                .nioCore,
+                .logging,
             ],
             path: "Modules/WOPIHTTPEdge",
             swiftSettings: swiftSettings + strictImports
@@ -143,19 +156,19 @@ let package = Package(
                 "WOPIModels",
                 "WOPIStorage",
                 "WOPIHTTPEdge",
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                .nioPosix,
+                .httpTypes,
+                .nioCore,
+                .crypto,
+                .cryptoExtras,
+                .logging,
             ],
             path: "Modules/WOPIServer",
             swiftSettings: swiftSettings
         ),
         .target(
             name: "WOPIOAuthCore",
-            dependencies: ["WOPIModels", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["WOPIModels", .crypto],
             path: "Modules/WOPIOAuthCore",
             swiftSettings: swiftSettings + strictImports
         ),
@@ -163,15 +176,15 @@ let package = Package(
             name: "WOPIAuthorizationServer",
             dependencies: [
                 "WOPIStorage",
-                .product(name: "NIOPosix", package: "swift-nio"),
+                .nioPosix,
                 "WOPIModels",
                 "WOPIOAuthCore",
                 "WOPIServer",
                 "WOPIHTTPEdge",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                .httpTypes,
+                .nioCore,
+                .crypto,
+                .logging,
             ],
             path: "Modules/WOPIAuthorizationServer",
             swiftSettings: swiftSettings
@@ -179,8 +192,8 @@ let package = Package(
         .target(
             name: "WOPIServerHummingbird",
             dependencies: [
-                "WOPIStorage", .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                "WOPIStorage", .httpTypes,
+                .nioCore,
                 "WOPIServer", "WOPIHTTPEdge",
                 .hummingbird(),
             ],
@@ -194,15 +207,15 @@ let package = Package(
                 "WOPIServerHummingbird", "FileSystemStorage", "SQLiteStorage", "SQLiteServerStores", "PostgresStorage",
                 "PostgresServerStores",
                 .hummingbird(), .hummingbird("HummingbirdCore"), .hummingbird("HummingbirdTLS"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .asyncHTTPClient,
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .crypto,
+                .httpTypes,
+                .logging,
+                .nioCore,
+                .nioHTTP1,
+                .serviceLifecycle,
+                .unixSignals,
             ],
             path: "Modules/WOPIDeployment",
             swiftSettings: swiftSettings + strictImports
@@ -213,11 +226,11 @@ let package = Package(
                 "WOPIModels",
                 "WOPIStorage",
                 "WOPIOAuthCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .crypto,
+                .nioCore,
+                .nioPosix,
+                .nioHTTP1,
+                .logging,
             ],
             path: "Modules/WOPIOAuth",
             swiftSettings: swiftSettings
@@ -228,11 +241,11 @@ let package = Package(
                 "WOPIModels",
                 "WOPIStorage",
                 "WOPIHTTPEdge",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
+                .asyncHTTPClient,
+                .nioCore,
+                .nioHTTP1,
+                .httpTypes,
+                .logging,
             ],
             path: "Modules/WOPIClient",
             swiftSettings: swiftSettings
@@ -250,9 +263,9 @@ let package = Package(
             name: "FileSystemStorage",
             dependencies: [
                 "WOPIStorage",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .nioCore,
+                .nioPosix,
+                .crypto,
             ],
             path: "Plugins/FileSystemStorage",
             swiftSettings: swiftSettings
@@ -261,8 +274,8 @@ let package = Package(
             name: "ChunkedVersionStore",
             dependencies: [
                 "WOPIStorage",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .nioCore,
+                .logging,
             ],
             path: "Plugins/ChunkedVersionStore",
             swiftSettings: swiftSettings
@@ -273,10 +286,10 @@ let package = Package(
                 "WOPIStorage",
                 "ChunkedVersionStore",
                 .grdb,
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .nioCore,
+                .crypto,
+                .logging,
+                .serviceLifecycle,
             ],
             path: "Plugins/SQLiteStorage",
             swiftSettings: swiftSettings
@@ -302,10 +315,10 @@ let package = Package(
                 "WOPIStorage",
                 "ChunkedVersionStore",
                 .postgresNIO,
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .nioCore,
+                .crypto,
+                .logging,
+                .serviceLifecycle,
             ],
             path: "Plugins/PostgresStorage",
             swiftSettings: swiftSettings
@@ -316,8 +329,8 @@ let package = Package(
                 "PostgresStorage", "WOPIServer", "WOPIAuthorizationServer", "WOPIStorage", "WOPIModels",
                 "JSONRecordCodec",
                 .postgresNIO,
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                .crypto,
+                .logging,
             ],
             path: "Plugins/PostgresServerStores",
             swiftSettings: swiftSettings
@@ -339,10 +352,10 @@ let package = Package(
                 "WOPIStorage",
                 .target(name: "CFuse3", condition: .when(platforms: [.linux])),
                 .target(name: "CFuse3Shim", condition: .when(platforms: [.linux])),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .nioCore,
+                .nioConcurrencyHelpers,
+                .logging,
+                .unixSignals,
             ],
             path: "Plugins/FUSEMount",
             swiftSettings: swiftSettings
@@ -352,7 +365,7 @@ let package = Package(
         .executableTarget(
             name: "wopi-host",
             dependencies: [
-                "WOPIStorage", .product(name: "NIOCore", package: "swift-nio"),
+                "WOPIStorage", .nioCore,
                 "WOPIModels",
                 "WOPIServer",
                 "WOPIHTTPEdge",
@@ -368,13 +381,13 @@ let package = Package(
                 .hummingbird(),
                 .hummingbird("HummingbirdTLS"),
                 .argumentParser,
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .serviceLifecycle,
+                .unixSignals,
+                .logging,
+                .asyncHTTPClient,
+                .nioHTTP1,
+                .httpTypes,
+                .crypto,
             ],
             path: "Examples/wopi-host",
             resources: [.copy("Samples")],
@@ -390,7 +403,7 @@ let package = Package(
                 "WOPIStorage",
                 .target(name: "FUSEMount", condition: .when(platforms: [.linux])),
                 .argumentParser,
-                .product(name: "Logging", package: "swift-log"),
+                .logging,
             ],
             path: "Examples/wopi",
             swiftSettings: swiftSettings
@@ -407,9 +420,9 @@ let package = Package(
         .executableTarget(
             name: "wopikit-bench",
             dependencies: [
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .asyncHTTPClient,
+                .nioCore,
+                .nioHTTP1,
                 .argumentParser,
             ],
             path: "Benchmarks/wopikit-bench",
@@ -419,7 +432,7 @@ let package = Package(
             name: "wopikit-hello",
             dependencies: [
                 .hummingbird(),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .nioCore,
                 .argumentParser,
             ],
             path: "Benchmarks/wopikit-hello",
@@ -431,15 +444,15 @@ let package = Package(
             name: "WOPITestSupport",
             dependencies: [
                 "WOPIOAuth", "WOPIServer", "WOPIModels",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .crypto,
+                .cryptoExtras,
                 .hummingbird(),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .serviceLifecycle,
+                .logging,
+                .asyncHTTPClient,
+                .nioConcurrencyHelpers,
+                .nioCore,
+                .nioHTTP1,
             ],
             path: "Tests/WOPITestSupport",
             swiftSettings: swiftSettings
@@ -448,9 +461,9 @@ let package = Package(
             name: "WOPIClusterTestSupport",
             dependencies: [
                 "WOPITestSupport", "PostgresStorage", .postgresNIO,
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .logging,
+                .nioConcurrencyHelpers,
+                .nioCore,
             ],
             path: "Tests/WOPIClusterTestSupport",
             swiftSettings: swiftSettings
@@ -464,7 +477,7 @@ let package = Package(
         .testTarget(
             name: "WOPIStorageTests",
             dependencies: [
-                .product(name: "NIOCore", package: "swift-nio"), "WOPIStorage", "WOPIStorageConformance",
+                .nioCore, "WOPIStorage", "WOPIStorageConformance",
             ],
             path: "Tests/WOPIStorageTests",
             swiftSettings: swiftSettings
@@ -472,7 +485,7 @@ let package = Package(
         .testTarget(
             name: "FileSystemStorageTests",
             dependencies: [
-                "WOPIStorage", .product(name: "NIOCore", package: "swift-nio"),
+                "WOPIStorage", .nioCore,
                 "WOPITestSupport", "FileSystemStorage", "WOPIStorageConformance",
             ],
             path: "Tests/FileSystemStorageTests",
@@ -481,10 +494,10 @@ let package = Package(
         .testTarget(
             name: "SQLiteStorageTests",
             dependencies: [
-                "WOPIStorage", .product(name: "Logging", package: "swift-log"),
+                "WOPIStorage", .logging,
                 "WOPITestSupport", "SQLiteStorage", "WOPIStorageConformance",
                 .grdb,
-                .product(name: "NIOCore", package: "swift-nio"),
+                .nioCore,
             ],
             path: "Tests/SQLiteStorageTests",
             swiftSettings: swiftSettings
@@ -496,10 +509,10 @@ let package = Package(
                 "WOPIStorageConformance",
                 "WOPIServerConformance", "WOPIServer", "WOPIAuthorizationServer", "WOPIModels", "wopi-host", "wopi",
                 .postgresNIO,
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .logging,
+                .nioCore,
+                .nioHTTP1,
+                .asyncHTTPClient,
             ],
             path: "Tests/PostgresTests",
             swiftSettings: swiftSettings
@@ -507,7 +520,7 @@ let package = Package(
         .testTarget(
             name: "WOPIOAuthTests",
             dependencies: [
-                .product(name: "Logging", package: "swift-log"),
+                .logging,
                 "WOPITestSupport", "WOPIOAuth", "WOPIOAuthCore", "WOPIModels", .hummingbird(),
                 "WOPIOAuthConformance", "WOPIStorageConformance",
             ],
@@ -519,8 +532,8 @@ let package = Package(
             dependencies: [
                 "WOPITestSupport", "wopi", "wopi-host",
                 "FUSEMount", "WOPIStorage", "FileSystemStorage",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                .nioCore,
+                .logging,
             ],
             path: "Tests/FUSEMountTests",
             swiftSettings: swiftSettings
@@ -528,17 +541,17 @@ let package = Package(
         .testTarget(
             name: "OAuthServerTests",
             dependencies: [
-                "SQLiteStorage", "WOPIStorage", .product(name: "Logging", package: "swift-log"),
+                "SQLiteStorage", "WOPIStorage", .logging,
                 "SQLiteServerStores",
                 "WOPITestSupport",
                 "WOPIServer", "WOPIAuthorizationServer", "WOPIServerHummingbird", "WOPIModels",
                 "WOPIServerConformance", "WOPIStorageConformance", .grdb,
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .asyncHTTPClient,
                 .hummingbird(),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .serviceLifecycle,
+                .nioCore,
+                .nioHTTP1,
+                .crypto,
             ],
             path: "Tests/OAuthServerTests",
             swiftSettings: swiftSettings
@@ -551,9 +564,9 @@ let package = Package(
             name: "AllocationTests",
             dependencies: [
                 "CMallocCounter", "WOPIServer", "WOPIHTTPEdge", "WOPIStorage", "SQLiteStorage", "SQLiteServerStores",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .httpTypes,
+                .nioCore,
+                .crypto,
             ],
             path: "Tests/AllocationTests",
             swiftSettings: swiftSettings
@@ -563,9 +576,9 @@ let package = Package(
             dependencies: [
                 "WOPITestSupport", "wopi-host", "wopikit-minimal-host",
                 .hummingbird(),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                .httpTypes,
+                .logging,
+                .nioCore,
             ],
             path: "Tests/ExampleHostTests",
             swiftSettings: swiftSettings
@@ -573,17 +586,17 @@ let package = Package(
         .testTarget(
             name: "WOPIServerTests",
             dependencies: [
-                "WOPIModels", "WOPIStorage", .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                "WOPIModels", "WOPIStorage", .httpTypes,
+                .logging,
+                .cryptoExtras,
                 "WOPITestSupport",
                 "WOPIServer", "WOPIHTTPEdge", "WOPIServerHummingbird", "FileSystemStorage", "WOPIDeployment",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .asyncHTTPClient,
                 .hummingbird(),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .serviceLifecycle,
+                .nioCore,
+                .nioHTTP1,
+                .crypto,
             ],
             path: "Tests/WOPIServerTests",
             exclude: ["Vectors"],
@@ -592,15 +605,15 @@ let package = Package(
         .testTarget(
             name: "WOPIClientTests",
             dependencies: [
-                "WOPIModels", "WOPIStorage", .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                "WOPIModels", "WOPIStorage", .logging,
+                .nioCore,
                 "WOPITestSupport",
                 "WOPIClient", "WOPIStorageConformance", "WOPIServer", "WOPIAuthorizationServer",
                 "WOPIServerHummingbird",
                 "wopi-host", "wopi",
                 .hummingbird(),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .serviceLifecycle,
+                .asyncHTTPClient,
             ],
             path: "Tests/WOPIClientTests",
             swiftSettings: swiftSettings
@@ -610,9 +623,9 @@ let package = Package(
             dependencies: [
                 "WOPITestSupport",
                 "wopi-host", "SQLiteStorage", "WOPIStorage", "WOPIModels",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .asyncHTTPClient,
+                .nioCore,
+                .nioHTTP1,
             ],
             path: "Tests/WOPIHostStressTests",
             swiftSettings: swiftSettings
@@ -629,12 +642,12 @@ let package = Package(
             dependencies: [
                 "WOPITestSupport", "WOPIClusterTestSupport",
                 "wopi-host", "WOPIModels", .hummingbird(),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
+                .asyncHTTPClient,
+                .nioCore,
+                .nioHTTP1,
+                .crypto,
+                .cryptoExtras,
+                .logging,
             ],
             path: "Tests/WOPIValidatorScenarioTests",
             swiftSettings: swiftSettings
