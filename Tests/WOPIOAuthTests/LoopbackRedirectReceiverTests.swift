@@ -44,7 +44,7 @@ struct LoopbackRedirectReceiverTests {
             configuration: .init(host: .ipv6, path: "/cb"), logger: quietLogger)
         #expect(receiver.redirectURI.absoluteString.hasPrefix("http://[::1]:"))
         async let response = receiver.waitForAuthorizationResponse(expecting: expectation, timeout: Self.patience)
-        let page = try await rawHTTPGet(url(receiver, "/cb?code=c6&state=state-1"))
+        let page = try await RawSocket.get(url(receiver, "/cb?code=c6&state=state-1"))
         #expect(page.status == 200)
         #expect(try await response.code == "c6")
     }
