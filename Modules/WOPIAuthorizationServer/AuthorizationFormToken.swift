@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
 
@@ -17,27 +18,34 @@ import WOPIOAuthCore
 ///
 /// Both work in an in-app web view (WKWebView, Android WebView) and a normal browser: no script is needed, and the
 /// cookie is first-party. Several sign-in tabs share one browser ID, so they do not invalidate each other.
-struct AuthorizationFormToken: Sendable {
+package struct AuthorizationFormToken: Sendable {
     /// The cookie that carries the browser ID.
-    static let cookieName = "wopikit_oauth_browser"
+    package static let cookieName = "wopikit_oauth_browser"
 
     private let key: SymmetricKey
 
-    init(key: SymmetricKey) {
+    package init(key: SymmetricKey) {
         self.key = key
     }
 
     /// A new random browser ID.
-    static func newBrowserID() -> String { OAuthTokenHash.randomToken() }
+    package static func newBrowserID() -> String { OAuthTokenHash.randomToken() }
+
+    /// The first well-formed browser ID in the request's cookies called `cookieName`.
+    package static func browserID(in request: WOPIRequest, cookieName: String = cookieName) -> String? {
+        request.cookies(named: cookieName).first { $0.count == 43 && PercentEncoding.isUnreserved($0) }
+    }
 
     /// A token for a form with `parameters`, valid until `expiresAt`, bound to `browserID`.
-    func mint(parameters: [(name: String, value: String)], browserID: String, expiresAt: Date) -> String {
+    package func mint(parameters: [(name: String, value: String)], browserID: String, expiresAt: Date) -> String {
         let payload = "\(Int64(expiresAt.timeIntervalSince1970))|\(browserID)"
         return Base64URL.encode(Data(payload.utf8)) + "." + Base64URL.encode(mac(payload, parameters))
     }
 
     /// Whether `token` was minted for `parameters` and `browserID` and has not expired at `now`.
-    func verify(_ token: String, parameters: [(name: String, value: String)], browserID: String?, now: Date) -> Bool {
+    package func verify(_ token: String, parameters: [(name: String, value: String)], browserID: String?, now: Date)
+        -> Bool
+    {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, let payloadData = Base64URL.decode(String(parts[0])),
             let mac = Base64URL.decode(String(parts[1])), let payload = String(validating: payloadData, as: UTF8.self)

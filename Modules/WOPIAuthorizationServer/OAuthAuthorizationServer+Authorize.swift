@@ -40,7 +40,8 @@ extension OAuthAuthorizationServer {
         }
         guard let token = form["form_token"],
             formTokens.verify(
-                token, parameters: authorization.carried, browserID: Self.browserID(of: request), now: now())
+                token, parameters: authorization.carried, browserID: AuthorizationFormToken.browserID(in: request),
+                now: now())
         else {
             logger.warning(
                 "Sign-in form refused: its anti-forgery token is missing, expired or altered",
@@ -121,7 +122,7 @@ extension OAuthAuthorizationServer {
         _ authorization: AuthorizationRequest, request: WOPIRequest, message: String?, username: String?,
         status: HTTPResponse.Status, retryAfter: Int? = nil
     ) -> WOPIResponse {
-        let browserID = Self.browserID(of: request) ?? AuthorizationFormToken.newBrowserID()
+        let browserID = AuthorizationFormToken.browserID(in: request) ?? AuthorizationFormToken.newBrowserID()
         let token = formTokens.mint(
             parameters: authorization.carried, browserID: browserID,
             expiresAt: now().addingTimeInterval(configuration.formLifetime))
@@ -131,10 +132,10 @@ extension OAuthAuthorizationServer {
         let html = AuthorizationPage.signIn(
             authorization, formToken: token, formAction: action, message: message, username: username,
             configuration: configuration)
-        let secure = issuer(for: request).hasPrefix("https:") ? "; Secure" : ""
-        let cookie =
-            "\(AuthorizationFormToken.cookieName)=\(browserID); Path=/; HttpOnly; SameSite=Strict; "
-            + "Max-Age=\(Int(configuration.formLifetime))\(secure)"
+        let cookie = SetCookie(
+            name: AuthorizationFormToken.cookieName, value: browserID, maxAge: Int(configuration.formLifetime),
+            secure: issuer(for: request).hasPrefix("https:"), sameSite: .strict
+        ).headerValue
         let target = AuthorizationPage.cspSource(forRedirectURI: authorization.redirectURI)
         return AuthorizationPage.response(
             html, status: status, formAction: target.map { [$0] }, cookie: cookie, retryAfter: retryAfter)
@@ -164,20 +165,5 @@ extension OAuthAuthorizationServer {
         headers[.cacheControl] = "no-store"
         headers[.referrerPolicy] = "no-referrer"
         return WOPIResponse(status: .found, headers: headers)
-    }
-
-    /// The browser ID from the request's cookie, if it is well-formed.
-    static func browserID(of request: WOPIRequest) -> String? {
-        for field in request.headers[fields: .cookie] {
-            for pair in field.value.split(separator: ";") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if parts.count == 2, parts[0] == AuthorizationFormToken.cookieName, parts[1].count == 43,
-                    PercentEncoding.isUnreserved(parts[1])
-                {
-                    return parts[1]
-                }
-            }
-        }
-        return nil
     }
 }

@@ -70,13 +70,18 @@ public struct WOPIRequest: Sendable {
 
     /// The value of the first cookie called `name` in the `Cookie` headers, `nil` when absent.
     public func cookie(named name: String) -> String? {
-        for field in headers[fields: .cookie] {
-            for pair in field.value.split(separator: ";") {
+        cookies(named: name).first
+    }
+
+    /// Every value of the cookies called `name` in the `Cookie` headers, in order (a browser sends one per path
+    /// that set it).
+    public func cookies(named name: String) -> [String] {
+        headers[fields: .cookie].flatMap { field in
+            field.value.split(separator: ";").compactMap { pair -> String? in
                 let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if parts.count == 2, parts[0] == name { return parts[1] }
+                return parts.count == 2 && parts[0] == name ? parts[1] : nil
             }
         }
-        return nil
     }
 
     /// The body as an `application/x-www-form-urlencoded` form, read up to `limit` bytes: `nil` when the content

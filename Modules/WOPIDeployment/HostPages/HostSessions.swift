@@ -1,6 +1,7 @@
 public import Crypto
 public import Foundation
 import HTTPTypes
+import WOPIAuthorizationServer
 public import WOPIHTTPEdge
 import WOPIModels
 import WOPIServer
@@ -24,6 +25,7 @@ public struct HostSessions: Sendable {
     /// How long a sign-in form may be posted after it was shown.
     public let formLifetime: TimeInterval
     private let signer: AccessTokenSigner
+    private let formTokens: AuthorizationFormToken
     private let now: @Sendable () -> Date
 
     /// Sessions signed with `key` (a key of their own, never the WOPI token key).
@@ -38,6 +40,7 @@ public struct HostSessions: Sendable {
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.signer = AccessTokenSigner(key: key)
+        self.formTokens = AuthorizationFormToken(key: key)
         self.lifetime = lifetime
         self.formLifetime = formLifetime
         self.now = now
@@ -56,21 +59,19 @@ public struct HostSessions: Sendable {
 
     /// The signed-in user's ID, `nil` without a valid session cookie.
     public func userID(of request: WOPIRequest) -> String? {
-        guard let value = request.cookie(named: Self.cookieName),
-            let token = try? signer.verify(value, now: now()), token.resource == .ecosystem,
-            token.userID.hasPrefix(Self.formPrefix) == false
-        else { return nil }
-        return token.userID
+        request.cookies(named: Self.cookieName).lazy.compactMap { try? signer.verify($0, now: now()) }
+            .first { $0.resource == .ecosystem }?.userID
     }
 
-    // MARK: - The sign-in form
+    // MARK: - The sign-in form (the OAuth sign-in form's anti-forgery token, with a cookie of its own)
 
     /// A fresh form token for the sign-in page and the browser cookie it is bound to (reused when the browser
     /// has one).
     public func signInForm(for request: WOPIRequest, secure: Bool) -> (formToken: String, cookie: String) {
-        let browserID = request.cookie(named: Self.formCookieName).flatMap(Self.validBrowserID) ?? Self.newBrowserID()
-        let token = signer.mint(
-            AccessToken(userID: Self.formPrefix + browserID, resource: .ecosystem, expiresAt: now() + formLifetime))
+        let browserID =
+            AuthorizationFormToken.browserID(in: request, cookieName: Self.formCookieName)
+            ?? AuthorizationFormToken.newBrowserID()
+        let token = formTokens.mint(parameters: [], browserID: browserID, expiresAt: now() + formLifetime)
         let cookie = SetCookie(
             name: Self.formCookieName, value: browserID, maxAge: Int(formLifetime), secure: secure, sameSite: .strict)
         return (token, cookie.headerValue)
@@ -81,22 +82,8 @@ public struct HostSessions: Sendable {
     /// request itself addressed).
     public func acceptsSignIn(_ request: WOPIRequest, formToken: String?, origins: [String]) -> Bool {
         if let sent = request.headers[.origin], !origins.contains(sent.trimmingSuffix("/")) { return false }
-        guard let formToken, let browserID = request.cookie(named: Self.formCookieName),
-            let token = try? signer.verify(formToken, now: now())
-        else { return false }
-        return token.userID == Self.formPrefix + browserID
-    }
-
-    /// The claims prefix that keeps a form token from ever being a session.
-    private static let formPrefix = "form."
-
-    private static func newBrowserID() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<4).map { _ in String(generator.next() as UInt64, radix: 36) }.joined()
-    }
-
-    private static func validBrowserID(_ value: String) -> String? {
-        value.count >= 8 && value.count <= 64 && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-            ? value : nil
+        guard let formToken else { return false }
+        let browserID = AuthorizationFormToken.browserID(in: request, cookieName: Self.formCookieName)
+        return formTokens.verify(formToken, parameters: [], browserID: browserID, now: now())
     }
 }
