@@ -64,6 +64,14 @@ enum WOPIOperation: Equatable, Sendable {
             self = .unsupported(route.resource, description: "\(request.method) on \(route.description)")
             return
         }
+        /// The operation of an endpoint that only answers GET.
+        func getOnly(_ operation: WOPIOperation) -> WOPIOperation {
+            post ? .unsupported(route.resource, description: "POST on \(route.description)") : operation
+        }
+        /// A POST with an override this endpoint does not know.
+        func unknown(_ override: String) -> WOPIOperation {
+            .unsupported(route.resource, description: "\(override) on \(route.description)")
+        }
         switch route {
         case .unknownItem:
             self = .unknownItem
@@ -87,19 +95,18 @@ enum WOPIOperation: Equatable, Sendable {
             case WOPIOverride.putUserInfo: self = .putUserInfo(id)
             case WOPIOverride.getShareURL: self = .getFileShareURL(id)
             case WOPIOverride.addActivities: self = .addActivities(id)
-            case let other?: self = .unsupported(.file(id), description: "\(other) on files")
+            case let other?: self = unknown(other)
             }
         case .file(let id, .contents):
             switch (post, override) {
             case (false, _): self = .getFile(id)
             case (true, WOPIOverride.put): self = .putFile(id)
-            case (true, let other): self = .unsupported(.file(id), description: "\(other ?? "") on files/contents")
+            case (true, let other): self = unknown(other ?? "")
             }
         case .file(let id, .ancestry):
-            self = post ? .unsupported(.file(id), description: "POST on files/ancestry") : .enumerateFileAncestors(id)
+            self = getOnly(.enumerateFileAncestors(id))
         case .file(let id, .ecosystemPointer):
-            self =
-                post ? .unsupported(.file(id), description: "POST on files/ecosystem_pointer") : .getFileEcosystem(id)
+            self = getOnly(.getFileEcosystem(id))
         case .container(let id, .info):
             switch override {
             case nil: self = .checkContainerInfo(id)
@@ -108,31 +115,22 @@ enum WOPIOperation: Equatable, Sendable {
             case WOPIOverride.deleteContainer: self = .deleteContainer(id)
             case WOPIOverride.renameContainer: self = .renameContainer(id)
             case WOPIOverride.getShareURL: self = .getContainerShareURL(id)
-            case let other?: self = .unsupported(.container(id), description: "\(other) on containers")
+            case let other?: self = unknown(other)
             }
         case .container(let id, .children):
-            self =
-                post ? .unsupported(.container(id), description: "POST on containers/children") : .enumerateChildren(id)
+            self = getOnly(.enumerateChildren(id))
         case .container(let id, .ancestry):
-            self =
-                post
-                ? .unsupported(.container(id), description: "POST on containers/ancestry")
-                : .enumerateContainerAncestors(id)
+            self = getOnly(.enumerateContainerAncestors(id))
         case .container(let id, .ecosystemPointer):
-            self =
-                post
-                ? .unsupported(.container(id), description: "POST on containers/ecosystem_pointer")
-                : .getContainerEcosystem(id)
+            self = getOnly(.getContainerEcosystem(id))
         case .ecosystem(.info):
             switch override {
             case nil: self = .checkEcosystem
             case WOPIOverride.getWopiSrcWithAccessToken: self = .getFileWopiSrc
-            case let other?: self = .unsupported(.ecosystem, description: "\(other) on ecosystem")
+            case let other?: self = unknown(other)
             }
         case .ecosystem(.rootContainerPointer):
-            self =
-                post
-                ? .unsupported(.ecosystem, description: "POST on ecosystem/root_container_pointer") : .getRootContainer
+            self = getOnly(.getRootContainer)
         }
     }
 
