@@ -62,10 +62,6 @@ struct DataDirectory {
 
     var isNew: Bool { (try? FileManager.default.contentsOfDirectory(atPath: url.path).count) ?? 0 <= 1 }
 
-    func tokenSigner() async throws -> AccessTokenSigner {
-        AccessTokenSigner(key: try await stores().keys.key(named: "token"))
-    }
-
     /// Opens the stores of this directory (or of its `--database`).
     func stores() async throws -> DeploymentStores {
         if let database { return try await DeploymentStores.postgres(database) }

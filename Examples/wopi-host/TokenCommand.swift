@@ -43,7 +43,7 @@ struct TokenCommand: AsyncParsableCommand {
         guard access.permission > .none else { throw ValidationFailure("\(user) may not open \(file).") }
         let permission = min(access.permission, view ? .view : .edit)
         let expiresAt = Date().addingTimeInterval(TimeInterval(ttl))
-        let token = try await directory.tokenSigner().mint(
+        let token = AccessTokenSigner(key: try await stores.keys.key(named: "token")).mint(
             AccessToken(userID: user, resource: .file(target.id), expiresAt: expiresAt, permission: permission))
         let output = TokenOutput(
             wopiSrc: WOPIURLs(publicURL: base, configuration: WOPIHostConfiguration()).file(target.id),

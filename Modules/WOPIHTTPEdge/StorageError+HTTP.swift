@@ -7,8 +7,7 @@ extension StorageError: HTTPResponseError {
     /// away, else 500; the message goes into `X-WOPI-ServerError`.
     public var response: WOPIResponse { httpError.response }
 
-    /// The same answer as a ``WOPIHTTPError``, to add headers to.
-    public var httpError: WOPIHTTPError {
+    private var httpError: WOPIHTTPError {
         switch code {
         case .notFound, .notAFile, .notAContainer: .notFound(message)
         case .nameConflict, .notEmpty, .versionMismatch: WOPIHTTPError(.conflict, message)
