@@ -1,4 +1,4 @@
-/// A `Set-Cookie` value, built in one place so every cookie WOPIKit sets has the same attributes rules.
+/// A `Set-Cookie` value, built in one place so every cookie WOPIKit sets follows the same rules.
 ///
 /// ```swift
 /// response.headers[.setCookie] = SetCookie(name: "session", value: token, maxAge: 3600, secure: true).headerValue
