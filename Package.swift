@@ -1,15 +1,12 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// Settings shared by every target of ours: Swift 6 language mode (strict concurrency) and explicit `any`.
+/// Settings shared by every target of ours: Swift 6 language mode (strict concurrency), explicit `any`, and strict
+/// imports: an import is internal unless marked `public` or `package` (a target re-exports only what its public
+/// signatures name), and a member is visible only in files that import its module.
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("ExistentialAny"),
-]
-
-/// For targets that declare what they re-export: imports are internal unless marked `public`/`package`, and a
-/// member is visible only where its module is imported.
-let strictImports: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
@@ -148,7 +145,7 @@ let package = Package(
                 .logging,
             ],
             path: "Modules/WOPIHTTPEdge",
-            swiftSettings: swiftSettings + strictImports
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "WOPIServer",
@@ -170,7 +167,7 @@ let package = Package(
             name: "WOPIOAuthCore",
             dependencies: ["WOPIModels", .crypto],
             path: "Modules/WOPIOAuthCore",
-            swiftSettings: swiftSettings + strictImports
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "WOPIAuthorizationServer",
@@ -218,7 +215,7 @@ let package = Package(
                 .unixSignals,
             ],
             path: "Modules/WOPIDeployment",
-            swiftSettings: swiftSettings + strictImports
+            swiftSettings: swiftSettings
         ),
         .target(
             name: "WOPIOAuth",
@@ -255,7 +252,7 @@ let package = Package(
             name: "WOPIClientOAuth",
             dependencies: ["WOPIClient", "WOPIOAuth"],
             path: "Modules/WOPIClientOAuth",
-            swiftSettings: swiftSettings + strictImports
+            swiftSettings: swiftSettings
         ),
 
         // MARK: Plugins
@@ -396,6 +393,7 @@ let package = Package(
         .executableTarget(
             name: "wopi",
             dependencies: [
+                .nioCore,
                 "WOPIClient",
                 "WOPIClientOAuth",
                 "WOPIOAuth",
@@ -494,6 +492,7 @@ let package = Package(
         .testTarget(
             name: "SQLiteStorageTests",
             dependencies: [
+                "ChunkedVersionStore",
                 "WOPIStorage", .logging,
                 "WOPITestSupport", "SQLiteStorage", "WOPIStorageConformance",
                 .grdb,
@@ -505,6 +504,7 @@ let package = Package(
         .testTarget(
             name: "PostgresTests",
             dependencies: [
+                "ChunkedVersionStore",
                 "WOPITestSupport", "WOPIClusterTestSupport", "PostgresStorage", "PostgresServerStores", "WOPIStorage",
                 "WOPIStorageConformance",
                 "WOPIServerConformance", "WOPIServer", "WOPIAuthorizationServer", "WOPIModels", "wopi-host", "wopi",
@@ -574,6 +574,7 @@ let package = Package(
         .testTarget(
             name: "ExampleHostTests",
             dependencies: [
+                .nioHTTP1,
                 "WOPITestSupport", "wopi-host", "wopikit-minimal-host",
                 .hummingbird(),
                 .httpTypes,
@@ -605,6 +606,7 @@ let package = Package(
         .testTarget(
             name: "WOPIClientTests",
             dependencies: [
+                .nioHTTP1,
                 "WOPIModels", "WOPIStorage", .logging,
                 .nioCore,
                 "WOPITestSupport",

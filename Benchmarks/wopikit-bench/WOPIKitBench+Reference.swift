@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 
 extension WOPIKitBench {
     /// The name of the pattern file of `size` bytes that `--write-patterns` writes and `--reference-url` reads.

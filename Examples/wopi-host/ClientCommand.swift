@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import WOPIAuthorizationServer
+import WOPIDeployment
 import WOPIServer
 
 /// `wopi-host client add ID --redirect-uri URI… (--secret-stdin | --public)`: registers OAuth clients.

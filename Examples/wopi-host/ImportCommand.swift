@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import WOPIDeployment
+import WOPIServer
 import WOPIStorage
 
 /// `wopi-host import --user NAME LOCAL_FILE [DEST_PATH]`: copies a local file into a user's files.

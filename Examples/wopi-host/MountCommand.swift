@@ -1,3 +1,7 @@
+import WOPIDeployment
+import WOPIServer
+import WOPIStorage
+
 // FUSE is Linux-only: on other platforms the command is left out (see Docs/fuse-mount.md).
 #if canImport(FUSEMount)
     import ArgumentParser

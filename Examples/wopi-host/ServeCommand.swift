@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HummingbirdTLS
 import Logging
+import WOPIAuthorizationServer
 import WOPIDeployment
 import WOPIModels
 import WOPIServer

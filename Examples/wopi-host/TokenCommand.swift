@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WOPIDeployment
 import WOPIModels
 import WOPIServer
 import WOPIStorage

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import WOPIDeployment
 import WOPIServer
+import WOPIStorage
 
 /// `wopi-host user add NAME --password-stdin`.
 struct UserCommand: AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import WOPIClient
 import WOPIClientOAuth
+import WOPIModels
 import WOPIOAuth
 
 /// `wopi login BOOTSTRAPPER_URL`: signs in through the browser and remembers the place.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WOPIOAuth
 
 /// `wopi logout`: forgets a place and its tokens.
 struct LogoutCommand: AsyncParsableCommand {

@@ -1,3 +1,6 @@
+import WOPIModels
+import WOPIStorage
+
 // FUSE is Linux-only: on other platforms the command is left out (see Docs/fuse-mount.md).
 #if canImport(FUSEMount)
     import ArgumentParser

@@ -1,6 +1,6 @@
-import Crypto
-import Foundation
-import WOPIHTTPEdge
+package import Crypto
+package import Foundation
+package import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
 

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTypes
-import WOPIHTTPEdge
+import Logging
+public import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
+public import WOPIServer
 
 extension OAuthAuthorizationServer {
     /// `GET /oauth2/authorize`: validates the request and shows the sign-in page.

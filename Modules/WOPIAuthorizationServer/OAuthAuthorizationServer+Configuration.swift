@@ -1,8 +1,8 @@
-import Crypto
-import Foundation
+public import Crypto
+public import Foundation
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
+public import WOPIServer
 
 extension OAuthAuthorizationServer {
     /// How an ``OAuthAuthorizationServer`` behaves. Every property has a sensible default.

@@ -1,12 +1,12 @@
 import Crypto
-import Foundation
+public import Foundation
 import HTTPTypes
-import Logging
+public import Logging
 import NIOCore
-import WOPIHTTPEdge
+public import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
+public import WOPIServer
 
 /// An OAuth 2.0 authorization server for Office for iOS and Android (CSPP) and native apps, framework-neutral.
 ///

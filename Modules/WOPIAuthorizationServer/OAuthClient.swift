@@ -1,7 +1,7 @@
 import Foundation
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
+public import WOPIServer
 
 /// A client registered with the ``OAuthAuthorizationServer``, such as Office (confidential) or a native app.
 ///

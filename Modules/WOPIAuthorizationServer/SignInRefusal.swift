@@ -1,6 +1,6 @@
 import Foundation
-import HTTPTypes
-import WOPIHTTPEdge
+public import HTTPTypes
+public import WOPIHTTPEdge
 import WOPIOAuthCore
 
 /// Why a sign-in or client authentication was refused before its password was checked: the same answer whether

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How the ``OAuthAuthorizationServer`` slows down password and client-secret guessing: a pure function from the
 /// failures counted against a key to the time it stays locked.

@@ -1,4 +1,4 @@
-import WOPIModels
+public import WOPIModels
 
 /// An error from a ``WOPIClient`` call: what the host answered (or why it could not be reached) and what to do.
 ///

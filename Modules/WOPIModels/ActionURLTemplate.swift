@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A discovery `urlsrc` template and how to turn it into an action URL (Docs/wopi-protocol.md §13.3).
 ///

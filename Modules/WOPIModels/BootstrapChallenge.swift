@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The `WWW-Authenticate: Bearer …` challenge of an unauthenticated bootstrapper call (Docs/wopi-protocol.md §9.2).
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One `<action>` of a discovery `<app>`: what a WOPI client can do with a file type (Docs/wopi-protocol.md §13.2).
 public struct DiscoveryAction: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// .NET ticks (100 ns since 0001-01-01 UTC), the unit of `X-WOPI-TimeStamp` (Docs/wopi-protocol.md, Appendix: units).
 public enum DotNetTicks {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One activity of an AddActivities request body (`{"Activities": [...]}`): a comment or a mention that a WOPI
 /// client reports on a file (https://learn.microsoft.com/en-us/microsoft-365/cloud-storage-partner-program/rest/files/addactivities).

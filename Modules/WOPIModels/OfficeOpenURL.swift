@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The URL that opens a file from your app in Office for iOS / Android (Docs/wopi-protocol.md §11):
 /// `<scheme>:<ofv|ofe>|u|<WOPISrc>|d|<service>|e|<user>|n|<name>|a|<App|Web>[|p|<scheme>][|c|<context>]`.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The URL Office for iOS opens when the user taps its back arrow (Docs/wopi-protocol.md §11):
 /// `<your scheme>:ofe|u|<URL>|z|<yes|no>|c|<document context>`.

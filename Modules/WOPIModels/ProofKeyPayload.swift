@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The bytes Office signs for `X-WOPI-Proof` and `X-WOPI-ProofOld` (Docs/wopi-protocol.md §12.3), all integers
 /// big-endian:

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A parsed WOPI discovery document: net zones, apps, actions and proof keys (Docs/wopi-protocol.md §12.5, §13).
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The JSON coders for WOPI bodies.
 public enum WOPIJSON {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import WOPIModels
 
 /// One authorization code request (RFC 6749 §4.1.1) with PKCE (RFC 7636) and a fresh `state`.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The checked result of an authorization redirect (RFC 6749 §4.1.2): the code and any extras.
 ///

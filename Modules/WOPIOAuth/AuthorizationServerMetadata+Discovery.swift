@@ -1,5 +1,5 @@
-import Foundation
-import WOPIOAuthCore
+public import Foundation
+public import WOPIOAuthCore
 
 extension AuthorizationServerMetadata {
     /// The RFC 8414 §3.1 metadata URL of an issuer: `/.well-known/oauth-authorization-server` inserted between the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Opens the authorization URL in the user's browser, outside the app (RFC 8252 §8.12: never an embedded web view,
 /// which could read the user's credentials).

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An ``ExternalUserAgent`` that tries one agent and, when it cannot open the URL, another: typically
 /// ``SystemBrowser`` first, then ``PrintingUserAgent``, so a user on an SSH session or a machine without a browser

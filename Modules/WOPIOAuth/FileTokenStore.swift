@@ -1,6 +1,6 @@
 import Crypto
-import Foundation
-import NIOPosix
+public import Foundation
+public import NIOPosix
 import WOPIStorage
 
 /// A ``TokenStore`` that keeps each key's tokens in a JSON file readable only by the owner, for command-line tools.

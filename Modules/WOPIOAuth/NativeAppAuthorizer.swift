@@ -1,5 +1,5 @@
 import Foundation
-import Logging
+public import Logging
 
 /// Runs the whole RFC 8252 sign-in: a loopback receiver, an authorization request with PKCE and state, the
 /// external browser, the wait for the redirect, its checks, and the code exchange.

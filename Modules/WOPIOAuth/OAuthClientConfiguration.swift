@@ -1,5 +1,5 @@
-import Foundation
-import WOPIOAuthCore
+public import Foundation
+public import WOPIOAuthCore
 
 /// What a client needs to know about itself and its authorization server.
 ///

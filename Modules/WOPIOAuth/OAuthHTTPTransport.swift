@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A small HTTP request from the OAuth client: a form POST to a token endpoint or a GET of metadata.
 public struct OAuthHTTPRequest: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Logging
 
 /// Holds one grant's tokens and hands out valid access tokens, refreshing shortly before expiry.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An ``ExternalUserAgent`` that prints the URL for the user to open by hand (for SSH sessions and headless hosts).
 public struct PrintingUserAgent: ExternalUserAgent {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import WOPIModels
 
 /// A redirect URL handed to the app (custom scheme, claimed https, or loopback), split into its parameters.

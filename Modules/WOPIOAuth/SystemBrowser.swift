@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// An ``ExternalUserAgent`` that opens the system's browser: the `$BROWSER` command lines first, then `xdg-open` on

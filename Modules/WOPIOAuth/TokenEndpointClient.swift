@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 import WOPIModels
 
 /// Talks to the token endpoint: redeems authorization codes (RFC 6749 §4.1.3 with the PKCE verifier) and refreshes

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The tokens of one grant, as the client keeps and stores them.
 ///

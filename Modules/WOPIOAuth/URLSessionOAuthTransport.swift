@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 /// The default ``OAuthHTTPTransport``: an ephemeral `URLSession` (FoundationNetworking on Linux).

@@ -1,6 +1,6 @@
 import Foundation
-import WOPIOAuth
-import WOPIStorageConformance
+public import WOPIOAuth
+public import WOPIStorageConformance
 
 /// The conformance kit for ``WOPIOAuth/TokenStore``: reads, replacement, deletion, keys of any characters, what a
 /// second opener sees, and concurrent saves.

@@ -1,9 +1,9 @@
-import Foundation
+public import Foundation
 import HTTPTypes
-import Logging
-import WOPIHTTPEdge
+public import Logging
+public import WOPIHTTPEdge
 import WOPIModels
-import WOPIStorage
+public import WOPIStorage
 
 /// The WOPI host core: answers WOPI requests for the files and containers in a ``StorageBackend``.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import WOPIModels
 
 /// How a ``WOPIHost`` behaves. Every property has a sensible default.

@@ -1,4 +1,5 @@
-import WOPIStorage
+import WOPIHTTPEdge
+public import WOPIStorage
 
 /// The WOPI URLs of a host, without tokens: the one place WOPISrc values are built.
 ///

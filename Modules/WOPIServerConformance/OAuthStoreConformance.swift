@@ -1,6 +1,6 @@
 import Foundation
-import WOPIAuthorizationServer
-import WOPIStorageConformance
+public import WOPIAuthorizationServer
+public import WOPIStorageConformance
 
 /// The conformance kit for ``WOPIAuthorizationServer/OAuthStore``: clients, single-use codes and refresh tokens
 /// (also under concurrency and across two instances on one database or file), revocation, and what a second

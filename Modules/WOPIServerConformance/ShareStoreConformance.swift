@@ -1,8 +1,8 @@
 import Foundation
 import WOPIModels
-import WOPIServer
+public import WOPIServer
 import WOPIStorage
-import WOPIStorageConformance
+public import WOPIStorageConformance
 
 /// The conformance kit for ``WOPIServer/ShareStore`` and ``WOPIServer/ActivityLog``: grants read back field for
 /// field in both directions, a second grant replaces the first, revocation, what a second opener sees, and

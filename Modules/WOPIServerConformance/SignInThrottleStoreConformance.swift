@@ -1,6 +1,6 @@
 import Foundation
-import WOPIAuthorizationServer
-import WOPIStorageConformance
+public import WOPIAuthorizationServer
+public import WOPIStorageConformance
 
 /// The conformance kit for ``WOPIAuthorizationServer/SignInThrottleStore``: counting, resetting, forgetting old
 /// counts, concurrent failures across two instances on one store, and what a second instance sees.

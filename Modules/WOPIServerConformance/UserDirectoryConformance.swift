@@ -1,5 +1,5 @@
-import WOPIServer
-import WOPIStorageConformance
+public import WOPIServer
+public import WOPIStorageConformance
 
 /// The conformance kit for ``WOPIServer/UserDirectory``: reads, replacement, user info, listing, sign-in lookup,
 /// and what a second opener of the same directory sees.

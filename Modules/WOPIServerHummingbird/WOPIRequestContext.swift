@@ -1,5 +1,5 @@
-import Hummingbird
-import NIOCore
+public import Hummingbird
+public import NIOCore
 import WOPIHTTPEdge
 
 /// A Hummingbird request context that keeps the connection's peer address, so that ``WOPIRoutes`` can pass it on

@@ -1,8 +1,8 @@
 import HTTPTypes
-import Hummingbird
+public import Hummingbird
 import NIOCore
-import WOPIHTTPEdge
-import WOPIServer
+public import WOPIHTTPEdge
+public import WOPIServer
 import WOPIStorage
 
 /// Mounts a ``WOPIHost``, and any ``HTTPEndpoints`` such as the OAuth authorization server, on a Hummingbird router.

@@ -1,4 +1,4 @@
-import NIOCore
+public import NIOCore
 
 /// A single-pass asynchronous sequence of byte chunks: the one body type of WOPIKit.
 ///

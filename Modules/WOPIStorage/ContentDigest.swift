@@ -1,6 +1,6 @@
 import Crypto
-import Foundation
-import NIOCore
+public import Foundation
+public import NIOCore
 
 /// Computes the SHA-256 digest and length of content while it streams past.
 ///

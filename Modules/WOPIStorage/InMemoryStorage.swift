@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import NIOCore
 
 /// A ``StorageBackend`` held in process memory: the reference implementation, and a backend for unit tests.

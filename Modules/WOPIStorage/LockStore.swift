@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A WOPI lock held on a file: an opaque lock ID and when it lapses.
 public struct FileLock: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a backend knows about a stored file.
 public struct FileMetadata: Sendable, Hashable {

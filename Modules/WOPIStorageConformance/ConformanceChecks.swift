@@ -1,4 +1,4 @@
-import WOPIStorage
+package import WOPIStorage
 
 /// The small check helpers the conformance cases use; each throws a ``ConformanceFailure`` located at the caller.
 package enum Check {

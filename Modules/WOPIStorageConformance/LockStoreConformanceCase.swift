@@ -1,5 +1,5 @@
-import Foundation
-import WOPIStorage
+public import Foundation
+public import WOPIStorage
 
 /// One named behaviour that every ``LockStore`` must show, runnable against any store.
 ///

@@ -1,4 +1,4 @@
-import WOPIStorage
+public import WOPIStorage
 
 /// One named behaviour that every ``StorageBackend`` must show, runnable against any backend.
 ///

@@ -1,5 +1,5 @@
-import Foundation
-import WOPIStorage
+public import Foundation
+public import WOPIStorage
 
 /// The tuning of a storage on the chunked-version engine, `SQLiteStorage.Configuration` and
 /// `PostgresStorage.Configuration` alike; the defaults suit a host serving Office documents.

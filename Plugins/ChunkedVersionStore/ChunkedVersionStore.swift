@@ -1,6 +1,6 @@
 import Foundation
-import Logging
-import WOPIStorage
+package import Logging
+package import WOPIStorage
 
 /// The one implementation of chunked file versions that `SQLiteStorage` and `PostgresStorage` share: versions,
 /// content chunks, read leases, staging, the atomic switch to a new version and garbage collection, on the

@@ -1,6 +1,6 @@
-import Foundation
-import NIOCore
-import WOPIStorage
+package import Foundation
+package import NIOCore
+package import WOPIStorage
 
 /// A value bound to a `?` placeholder of an ``SQLStatement``.
 package enum SQLArgument: Sendable {

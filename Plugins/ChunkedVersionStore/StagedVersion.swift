@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A version whose content is stored but which no file points to yet.
 package struct StagedVersion: Sendable {

@@ -1,5 +1,5 @@
-import Foundation
-import WOPIStorage
+package import Foundation
+package import WOPIStorage
 
 /// The checks and small operations a chunked-version storage makes the same way whatever its database.
 package enum StorageRules {

@@ -1,5 +1,5 @@
 import Foundation
-import WOPIStorage
+package import WOPIStorage
 
 /// The SQL of the chunked-version engine, on the tables `file_versions`, `content_chunks` and `version_leases`
 /// (and `items.current_version_id`), in the subset SQLite and PostgreSQL share.

@@ -1,5 +1,6 @@
 import CFuse3
 import Foundation
+import Logging
 import WOPIStorage
 
 extension FUSEFileSystem {

@@ -1,5 +1,7 @@
 import CFuse3
 import Foundation
+import Logging
+import NIOCore
 import WOPIStorage
 
 extension FUSEFileSystem {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension FUSEMount {
     /// How a ``FUSEMount`` behaves. Every setting but the mount point has a default.

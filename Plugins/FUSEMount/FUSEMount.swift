@@ -1,7 +1,7 @@
 import Foundation
-import Logging
+public import Logging
 import NIOConcurrencyHelpers
-import WOPIStorage
+public import WOPIStorage
 
 /// Mounts a container of any ``StorageBackend`` as a Linux file system (libfuse3, low-level API).
 ///

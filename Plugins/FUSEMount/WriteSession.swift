@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import NIOCore
 import WOPIStorage
 
 /// The write-back working copy of one file that is open for writing through the mount.

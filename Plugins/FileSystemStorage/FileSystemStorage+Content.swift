@@ -1,6 +1,6 @@
 import Foundation
 import NIOCore
-import WOPIStorage
+public import WOPIStorage
 
 extension FileSystemStorage {
     public func createFile(named name: String, in parent: ItemID, content: ByteStream, overwrite: Bool) async throws

@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 import NIOCore
-import NIOPosix
-import WOPIStorage
+public import NIOPosix
+public import WOPIStorage
 
 /// A ``StorageBackend`` over a directory tree: files are ordinary files that a person can see and edit.
 ///

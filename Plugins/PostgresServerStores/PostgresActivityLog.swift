@@ -1,9 +1,9 @@
-import Foundation
+public import Foundation
 import PostgresNIO
-import PostgresStorage
-import WOPIModels
-import WOPIServer
-import WOPIStorage
+public import PostgresStorage
+public import WOPIModels
+public import WOPIServer
+public import WOPIStorage
 
 /// An ``WOPIServer/ActivityLog`` in a ``PostgresStorage/PostgresPool``, shared by every host of a deployment.
 ///

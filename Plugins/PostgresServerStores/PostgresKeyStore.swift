@@ -1,7 +1,7 @@
 public import Crypto
 import Foundation
 import PostgresNIO
-import PostgresStorage
+public import PostgresStorage
 import WOPIStorage
 
 /// The signing keys of a deployment (WOPI access tokens, OAuth sign-in forms), kept in the database so that a

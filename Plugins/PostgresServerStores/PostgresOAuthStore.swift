@@ -1,9 +1,9 @@
-import Foundation
+public import Foundation
 import JSONRecordCodec
 import Logging
 import PostgresNIO
-import PostgresStorage
-import WOPIAuthorizationServer
+public import PostgresStorage
+public import WOPIAuthorizationServer
 import WOPIServer
 
 /// An ``WOPIServer/OAuthStore`` in a ``PostgresStorage/PostgresPool``: OAuth clients, authorization codes and

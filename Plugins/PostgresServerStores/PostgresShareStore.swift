@@ -1,8 +1,8 @@
 import Foundation
 import PostgresNIO
-import PostgresStorage
-import WOPIServer
-import WOPIStorage
+public import PostgresStorage
+public import WOPIServer
+public import WOPIStorage
 
 /// A ``WOPIServer/ShareStore`` in a ``PostgresStorage/PostgresPool``: a share granted through one host is seen by
 /// every other at once.

@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 import PostgresNIO
-import PostgresStorage
-import WOPIAuthorizationServer
+public import PostgresStorage
+public import WOPIAuthorizationServer
 
 /// A ``WOPIAuthorizationServer/SignInThrottleStore`` in a ``PostgresStorage/PostgresPool``: failed sign-ins are
 /// counted in the shared database, so a lock-out holds on every host and across restarts.

@@ -1,7 +1,7 @@
 import Foundation
 import PostgresNIO
-import PostgresStorage
-import WOPIServer
+public import PostgresStorage
+public import WOPIServer
 
 /// A ``WOPIServer/UserDirectory`` in a ``PostgresStorage/PostgresPool``: every host of a deployment sees a user the
 /// moment another adds it.

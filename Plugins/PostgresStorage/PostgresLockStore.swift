@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 import Logging
 import PostgresNIO
-import WOPIStorage
+public import WOPIStorage
 
 /// A ``WOPIStorage/LockStore`` in a ``PostgresPool``: every host process of a deployment shares the WOPI locks.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 public import PostgresNIO
-import ServiceLifecycle
+public import ServiceLifecycle
 import Synchronization
 import WOPIStorage
 

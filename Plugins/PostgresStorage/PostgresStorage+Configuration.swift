@@ -1,4 +1,4 @@
-import ChunkedVersionStore
+public import ChunkedVersionStore
 
 extension PostgresStorage {
     /// The tuning of a ``PostgresStorage``: chunk size, chunks per write transaction, lease and abandoned-write

@@ -1,5 +1,6 @@
+import ChunkedVersionStore
 import Foundation
-import WOPIStorage
+public import WOPIStorage
 
 extension PostgresStorage: GarbageCollectingStorage {
     /// Deletes expired reader leases, abandoned unfinished writes and no longer needed old versions.

@@ -1,7 +1,7 @@
 import ChunkedVersionStore
 import Foundation
 import PostgresNIO
-import WOPIStorage
+public import WOPIStorage
 
 extension PostgresStorage {
     public func readFile(_ id: ItemID, range: Range<Int64>?) async throws -> FileContent {

@@ -1,7 +1,7 @@
 import ChunkedVersionStore
 import Foundation
 import PostgresNIO
-import WOPIStorage
+public import WOPIStorage
 
 extension PostgresStorage {
     public func createFile(named name: String, in parent: ItemID, content: ByteStream, overwrite: Bool) async throws

@@ -1,8 +1,8 @@
-import ChunkedVersionStore
+public import ChunkedVersionStore
 import Foundation
 import Logging
 import PostgresNIO
-import WOPIStorage
+public import WOPIStorage
 
 /// A ``WOPIStorage/StorageBackend`` in a PostgreSQL database, shared by every host process of a deployment.
 ///

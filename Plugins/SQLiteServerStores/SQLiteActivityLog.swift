@@ -1,9 +1,9 @@
-import Foundation
+public import Foundation
 import GRDB
-import SQLiteStorage
-import WOPIModels
-import WOPIServer
-import WOPIStorage
+public import SQLiteStorage
+public import WOPIModels
+public import WOPIServer
+public import WOPIStorage
 
 /// A ``WOPIServer/ActivityLog`` in a ``SQLiteStorage/SQLiteDatabase``: one row per AddActivities activity, in the
 /// `activities` table of the migrations in ``schema``, indexed by file.

@@ -1,8 +1,8 @@
-import Foundation
+public import Foundation
 import GRDB
 import JSONRecordCodec
-import SQLiteStorage
-import WOPIAuthorizationServer
+public import SQLiteStorage
+public import WOPIAuthorizationServer
 import WOPIServer
 
 /// An ``WOPIServer/OAuthStore`` in a ``SQLiteStorage/SQLiteDatabase``: OAuth clients, authorization codes and

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
-import SQLiteStorage
-import WOPIServer
-import WOPIStorage
+public import SQLiteStorage
+public import WOPIServer
+public import WOPIStorage
 
 /// A ``WOPIServer/ShareStore`` in a ``SQLiteStorage/SQLiteDatabase``, next to the files, users and OAuth records
 /// of a small deployment; every process sharing the file sees a share (or its removal) at once.

@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 import GRDB
-import SQLiteStorage
-import WOPIAuthorizationServer
+public import SQLiteStorage
+public import WOPIAuthorizationServer
 
 /// A ``WOPIAuthorizationServer/SignInThrottleStore`` in a ``SQLiteStorage/SQLiteDatabase``: failed sign-ins are
 /// counted in the host's database, so a lock-out survives a restart and holds for every process sharing the file.

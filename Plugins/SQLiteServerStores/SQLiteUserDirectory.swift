@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import SQLiteStorage
-import WOPIServer
+public import SQLiteStorage
+public import WOPIServer
 
 /// A ``WOPIServer/UserDirectory`` in a ``SQLiteStorage/SQLiteDatabase``, so the users live in the same file as
 /// the files, locks and OAuth records of a small deployment, and every process sharing the file sees a user the

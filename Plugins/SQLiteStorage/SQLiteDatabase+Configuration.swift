@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 extension SQLiteDatabase {
     /// How a ``SQLiteDatabase`` opens its file.

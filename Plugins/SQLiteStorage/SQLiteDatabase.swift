@@ -1,6 +1,6 @@
 import Foundation
-import GRDB
-import Logging
+public import GRDB
+public import Logging
 import WOPIStorage
 
 /// One SQLite file that holds a whole small WOPI deployment: items and file content (``SQLiteStorage``),

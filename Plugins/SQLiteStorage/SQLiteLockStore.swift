@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import GRDB
-import WOPIStorage
+public import WOPIStorage
 
 /// A ``WOPIStorage/LockStore`` in a ``SQLiteDatabase``, so that every host process sharing the file shares
 /// the WOPI locks.

@@ -1,4 +1,4 @@
-import GRDB
+public import GRDB
 
 /// A named group of schema migrations that one store keeps in a shared ``SQLiteDatabase``.
 ///

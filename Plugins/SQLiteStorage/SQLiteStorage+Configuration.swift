@@ -1,4 +1,4 @@
-import ChunkedVersionStore
+public import ChunkedVersionStore
 
 extension SQLiteStorage {
     /// The tuning of a ``SQLiteStorage``: chunk size, chunks per write transaction, lease and abandoned-write

@@ -1,7 +1,7 @@
 import ChunkedVersionStore
 import Foundation
 import GRDB
-import WOPIStorage
+public import WOPIStorage
 
 extension SQLiteStorage: GarbageCollectingStorage {
     /// Deletes expired reader leases, abandoned unfinished writes and no longer needed old versions.

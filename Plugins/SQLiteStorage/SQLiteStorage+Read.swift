@@ -1,7 +1,7 @@
 import ChunkedVersionStore
 import Foundation
 import GRDB
-import WOPIStorage
+public import WOPIStorage
 
 extension SQLiteStorage {
     public func readFile(_ id: ItemID, range: Range<Int64>?) async throws -> FileContent {

@@ -1,7 +1,7 @@
 import ChunkedVersionStore
 import Foundation
 import GRDB
-import WOPIStorage
+public import WOPIStorage
 
 extension SQLiteStorage {
     public func createFile(named name: String, in parent: ItemID, content: ByteStream, overwrite: Bool) async throws

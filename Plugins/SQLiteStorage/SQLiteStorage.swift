@@ -1,8 +1,8 @@
-import ChunkedVersionStore
+public import ChunkedVersionStore
 import Foundation
 import GRDB
 import Logging
-import WOPIStorage
+public import WOPIStorage
 
 /// A ``WOPIStorage/StorageBackend`` in one SQLite file: the embedded default of the example host.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WOPIStorage
 import WOPITestSupport
 
 @testable import FUSEMount

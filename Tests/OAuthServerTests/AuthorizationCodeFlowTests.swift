@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import WOPIAuthorizationServer
 import WOPIServer
+import WOPITestSupport
 
 @Suite("Authorization code flow")
 struct AuthorizationCodeFlowTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WOPIServer
+import WOPITestSupport
 
 @Suite("Authorization endpoint")
 struct AuthorizationEndpointTests {

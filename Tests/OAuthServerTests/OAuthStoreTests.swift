@@ -4,6 +4,7 @@ import SQLiteStorage
 import Testing
 import WOPIAuthorizationServer
 import WOPIServer
+import WOPITestSupport
 
 @Suite("OAuth stores")
 struct OAuthStoreTests {

@@ -1,8 +1,10 @@
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Testing
 import WOPIServer
 import WOPIStorage
+import WOPITestSupport
 
 /// The CSPP flows of the protocol Docs/wopi-protocol.md (§1, §7-§10, §16) over real HTTP, step by step in Office's
 /// order: Add a Place, Browse and open, Save and close, then GetNewAccessToken once the WOPI token has expired.

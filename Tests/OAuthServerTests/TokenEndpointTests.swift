@@ -1,7 +1,9 @@
 import Foundation
+import NIOHTTP1
 import Testing
 import WOPIAuthorizationServer
 import WOPIServer
+import WOPITestSupport
 
 @Suite("Token endpoint")
 struct TokenEndpointTests {

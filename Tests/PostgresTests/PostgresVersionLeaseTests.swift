@@ -1,3 +1,4 @@
+import ChunkedVersionStore
 import Foundation
 import NIOCore
 import PostgresNIO

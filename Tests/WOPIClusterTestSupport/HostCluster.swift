@@ -1,7 +1,7 @@
 import Foundation
 import NIOCore
 import PostgresStorage
-import WOPITestSupport
+package import WOPITestSupport
 
 /// `wopi-host serve` processes on one PostgreSQL database, as a deployment of several hosts runs them: the first
 /// seeds the demo user, then the others start; each has its own `--data` folder (nothing shared on disk).

@@ -1,8 +1,8 @@
-import Foundation
-import Logging
+package import Foundation
+package import Logging
 import NIOConcurrencyHelpers
 import PostgresNIO
-import PostgresStorage
+package import PostgresStorage
 import WOPITestSupport
 
 /// A real PostgreSQL server from Debian's packages (`postgresql-15`), started for the tests: `initdb` in a

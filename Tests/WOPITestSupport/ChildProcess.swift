@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Runs an executable as a child process without blocking a thread while it runs, so a test on Swift's small
 /// cooperative pool never starves the tasks (a FUSE mount's replies, a host's handlers) the child may need.

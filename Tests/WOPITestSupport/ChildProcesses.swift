@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import NIOConcurrencyHelpers
 
 /// The child processes a test run started and has not seen exit: all are killed when the test process exits,

@@ -1,6 +1,6 @@
 import Foundation
-import NIOCore
-import NIOHTTP1
+public import NIOCore
+public import NIOHTTP1
 
 /// ``TestHTTP`` with the shorthands the host tests use: headers as a dictionary, bodies as text.
 public enum HTTP {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What `wopi-host token` prints: a WOPISrc and an access token for it.
 public struct MintedToken: Decodable, Sendable {

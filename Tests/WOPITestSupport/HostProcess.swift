@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The real `wopi-host` executable (or another server that prints `listening on URL`), run as a child process
 /// for end-to-end tests and benchmarks.

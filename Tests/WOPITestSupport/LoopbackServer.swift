@@ -1,5 +1,5 @@
-import Hummingbird
-import Logging
+public import Hummingbird
+public import Logging
 import ServiceLifecycle
 
 /// Runs a Hummingbird router on 127.0.0.1 with an OS-chosen port for the duration of a test body.

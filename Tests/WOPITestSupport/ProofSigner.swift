@@ -1,9 +1,9 @@
 import Crypto
-import Foundation
+public import Foundation
 import Synchronization
 import WOPIModels
-import WOPIServer
-import _CryptoExtras
+public import WOPIServer
+public import _CryptoExtras
 
 /// A WOPI client's proof key pair, for tests that play the client: it publishes the public half in discovery XML
 /// and signs requests the way Office for the web does (Docs/wopi-protocol.md §12.3).

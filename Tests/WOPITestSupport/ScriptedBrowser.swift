@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// `$BROWSER` scripts for driving `wopi login` without a person: curl plays the browser.
 public enum ScriptedBrowser {

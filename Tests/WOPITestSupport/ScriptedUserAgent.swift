@@ -1,5 +1,5 @@
-import Foundation
-import WOPIOAuth
+public import Foundation
+public import WOPIOAuth
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

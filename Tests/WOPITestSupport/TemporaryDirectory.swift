@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A fresh temporary directory, removed by ``remove()``.
 public struct TemporaryDirectory: Sendable {

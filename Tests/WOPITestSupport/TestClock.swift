@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// A clock that tests move forward by hand: both a `Clock<Duration>` for the timers under test (lock refreshers,

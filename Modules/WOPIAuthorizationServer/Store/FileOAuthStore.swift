@@ -1,5 +1,5 @@
-import Foundation
-import NIOPosix
+public import Foundation
+public import NIOPosix
 import WOPIModels
 import WOPIOAuthCore
 import WOPIServer

@@ -1,5 +1,5 @@
-import Foundation
-import NIOPosix
+public import Foundation
+public import NIOPosix
 import WOPIServer
 
 /// A ``SignInThrottleStore`` in one JSON file, shared by every process that opens it (the file deployment's

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A ``SignInThrottleStore`` in memory: the reference implementation, for tests and single-process hosts.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The failed sign-ins counted against one key (an account, a client address or an OAuth client) of a
 /// ``SignInThrottleStore``.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the ``OAuthAuthorizationServer`` counts failed sign-ins and client authentications, so that the back-off
 /// of ``SignInThrottlePolicy`` holds across restarts and, with a shared store, across host processes.

@@ -1,3 +1,4 @@
+import NIOCore
 import WOPIStorage
 
 /// Called as a transfer moves: bytes done so far and the total when known. Called often; keep it cheap.

@@ -1,7 +1,8 @@
-import Foundation
+public import Foundation
 import HTTPTypes
+import Logging
 import WOPIHTTPEdge
-import WOPIModels
+public import WOPIModels
 
 extension WOPIClient {
     /// Calls Bootstrap without a token and returns the `WWW-Authenticate` challenge of the `401` (Docs/wopi-protocol.md

@@ -1,4 +1,5 @@
-import WOPIModels
+import HTTPTypes
+public import WOPIModels
 
 extension WOPIClient {
     /// CheckContainerInfo (`GET …/containers/{id}`).

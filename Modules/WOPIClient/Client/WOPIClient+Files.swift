@@ -1,5 +1,6 @@
-import WOPIModels
-import WOPIStorage
+import HTTPTypes
+public import WOPIModels
+public import WOPIStorage
 
 extension WOPIClient {
     /// CheckFileInfo (`GET …/files/{id}`).

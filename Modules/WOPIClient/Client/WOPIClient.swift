@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import HTTPTypes
-import Logging
+public import Logging
 import NIOCore
 import WOPIHTTPEdge
 import WOPIModels

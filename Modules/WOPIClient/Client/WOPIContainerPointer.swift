@@ -1,4 +1,4 @@
-import WOPIModels
+public import WOPIModels
 
 /// A container as a host points at it: its name, its endpoint with a token, and its info when the host sent it
 /// (GetRootContainer, CreateChildContainer, EnumerateChildren, EnumerateAncestors).

@@ -1,4 +1,4 @@
-import WOPIStorage
+public import WOPIStorage
 
 /// The answer of GetFile: the version being read and the content, streaming.
 public struct WOPIDownload: Sendable {

@@ -1,5 +1,5 @@
-import Foundation
-import WOPIModels
+public import Foundation
+public import WOPIModels
 
 /// A file as a host points at it: its name, its endpoint with a token, and what EnumerateChildren tells about it.
 public struct WOPIFilePointer: Sendable, Hashable {

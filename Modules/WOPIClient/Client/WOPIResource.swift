@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import WOPIModels
 
 /// A WOPI endpoint and the access token that goes with it, as the host hands them out

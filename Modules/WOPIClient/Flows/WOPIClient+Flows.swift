@@ -1,5 +1,5 @@
 import Foundation
-import WOPIModels
+public import WOPIModels
 import WOPIStorage
 
 extension WOPIClient {

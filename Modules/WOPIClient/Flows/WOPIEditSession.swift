@@ -1,7 +1,7 @@
 import Foundation
 import Logging
-import WOPIModels
-import WOPIStorage
+public import WOPIModels
+public import WOPIStorage
 
 /// A file open for editing (Office's open → save → close): it holds the lock, refreshes it in the background
 /// and releases it on ``close()``.

@@ -1,4 +1,4 @@
-import WOPIModels
+public import WOPIModels
 
 /// A signed-in "place" (Office's *Add a Place*): who the user is, their ecosystem and their root container.
 public struct WOPIPlace: Sendable, Hashable {

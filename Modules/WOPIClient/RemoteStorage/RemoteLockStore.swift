@@ -1,5 +1,5 @@
-import Foundation
-import WOPIStorage
+public import Foundation
+public import WOPIStorage
 
 /// The WOPI locks of a ``RemoteStorage``'s files as a ``LockStore``, for the FUSE mount: compare-and-swap maps
 /// onto Lock, RefreshLock, Unlock and UnlockAndRelock, reads onto GetLock.

@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import Synchronization
 import WOPIModels
-import WOPIStorage
+public import WOPIStorage
 
 extension RemoteStorage {
     /// Lock IDs this storage takes for the length of one write start with this prefix; a conflict with such a

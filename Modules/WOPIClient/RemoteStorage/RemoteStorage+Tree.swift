@@ -1,5 +1,7 @@
+import Foundation
+import Logging
 import WOPIModels
-import WOPIStorage
+public import WOPIStorage
 
 extension RemoteStorage {
     public func createContainer(named name: String, in parent: ItemID) async throws -> ContainerMetadata {

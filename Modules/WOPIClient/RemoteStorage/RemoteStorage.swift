@@ -1,7 +1,7 @@
 import Foundation
-import Logging
+public import Logging
 import WOPIModels
-import WOPIStorage
+public import WOPIStorage
 
 /// A remote WOPI provider seen as a ``StorageBackend``: what lets the FUSE mount (and anything else written
 /// against the storage abstraction) work on files that live on another WOPI host.

@@ -1,6 +1,6 @@
-import Foundation
-import HTTPTypes
-import WOPIStorage
+public import Foundation
+public import HTTPTypes
+public import WOPIStorage
 
 /// Sends one HTTP request and returns the response with a streamed body: the only network seam of ``WOPIClient``.
 ///

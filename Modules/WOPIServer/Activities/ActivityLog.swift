@@ -1,6 +1,6 @@
-import Foundation
-import WOPIModels
-import WOPIStorage
+public import Foundation
+public import WOPIModels
+public import WOPIStorage
 
 /// Where the comments and mentions that WOPI clients report through AddActivities are kept.
 ///

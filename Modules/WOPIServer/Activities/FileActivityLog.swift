@@ -1,7 +1,7 @@
-import Foundation
-import NIOPosix
-import WOPIModels
-import WOPIStorage
+public import Foundation
+public import NIOPosix
+public import WOPIModels
+public import WOPIStorage
 
 /// An ``ActivityLog`` in one JSON file, safe to share between processes (for the file-system deployment).
 ///

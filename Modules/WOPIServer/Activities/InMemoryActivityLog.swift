@@ -1,7 +1,7 @@
-import Foundation
+public import Foundation
 import Synchronization
-import WOPIModels
-import WOPIStorage
+public import WOPIModels
+public import WOPIStorage
 
 /// An ``ActivityLog`` in this process's memory (the host's default).
 public final class InMemoryActivityLog: ActivityLog {

@@ -1,4 +1,4 @@
-import WOPIModels
+public import WOPIModels
 
 /// How the host's bootstrapper (`/wopibootstrapper`) authenticates callers and what its 401 challenge says.
 public struct BootstrapperConfiguration: Sendable {

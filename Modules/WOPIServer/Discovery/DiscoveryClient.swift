@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 public import WOPIModels
 
 /// Loads a WOPI client's discovery (Office for the web, Collabora Online, ONLYOFFICE), keeps it, and answers the

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import NIOPosix
 
 /// Where a ``DiscoveryClient`` reads the WOPI client's discovery XML: a fetch function and a name for logs.

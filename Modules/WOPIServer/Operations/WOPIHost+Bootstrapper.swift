@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage

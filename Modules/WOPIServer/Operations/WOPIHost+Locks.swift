@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage

@@ -1,3 +1,4 @@
+import HTTPTypes
 import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage

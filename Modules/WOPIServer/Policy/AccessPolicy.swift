@@ -1,5 +1,5 @@
-import WOPIModels
-import WOPIStorage
+public import WOPIModels
+public import WOPIStorage
 
 /// Who may do what: the seam where a storage provider plugs in its own accounts, ACLs and sharing.
 ///

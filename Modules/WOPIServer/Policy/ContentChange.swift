@@ -1,5 +1,5 @@
-import WOPIModels
-import WOPIStorage
+public import WOPIModels
+public import WOPIStorage
 
 /// A change a user is about to make, shown to ``AccessPolicy/willChange(_:by:)`` before the host makes it.
 public enum ContentChange: Sendable {

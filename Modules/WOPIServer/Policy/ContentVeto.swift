@@ -1,5 +1,5 @@
-import HTTPTypes
-import WOPIHTTPEdge
+public import HTTPTypes
+public import WOPIHTTPEdge
 
 /// Thrown by ``AccessPolicy/willChange(_:by:)`` to refuse a change: the host answers `status` with `message` in
 /// `X-WOPI-ServerError`, and changes nothing.

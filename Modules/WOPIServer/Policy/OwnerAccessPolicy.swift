@@ -1,4 +1,4 @@
-import WOPIStorage
+public import WOPIStorage
 
 /// The built-in policy: a user has every right on the items they own and none on anyone else's.
 ///

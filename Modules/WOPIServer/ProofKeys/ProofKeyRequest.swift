@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTypes
+public import HTTPTypes
 import WOPIModels
 
 /// The parts of a WOPI request that its proof-key signature covers.

@@ -1,6 +1,6 @@
 import Crypto
-import Foundation
-import WOPIModels
+public import Foundation
+public import WOPIModels
 import _CryptoExtras
 
 /// Checks the proof-key signatures Office for the web and the WOPI validator put on WOPI requests

@@ -1,6 +1,6 @@
-import Foundation
-import NIOPosix
-import WOPIStorage
+public import Foundation
+public import NIOPosix
+public import WOPIStorage
 
 /// A ``ShareStore`` in one JSON file, safe to share between processes (the file-system deployment keeps it beside
 /// its users).

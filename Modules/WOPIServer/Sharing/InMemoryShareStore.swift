@@ -1,5 +1,5 @@
 import Synchronization
-import WOPIStorage
+public import WOPIStorage
 
 /// A ``ShareStore`` in this process's memory, for tests and single-process hosts that keep no shares.
 public final class InMemoryShareStore: ShareStore {

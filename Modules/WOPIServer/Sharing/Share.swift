@@ -1,5 +1,5 @@
-import Foundation
-import WOPIStorage
+public import Foundation
+public import WOPIStorage
 
 /// One grant: a user may do `permission` with an item of someone else's.
 ///

@@ -1,7 +1,8 @@
-import Crypto
-import Foundation
+public import Crypto
+public import Foundation
+import WOPIHTTPEdge
 import WOPIModels
-import WOPIStorage
+public import WOPIStorage
 
 /// The links GetShareUrl answers with: a signed reference to an item and a permission, opened on a page of the
 /// host that, once the visitor signed in, grants them that permission (a ``Share``).

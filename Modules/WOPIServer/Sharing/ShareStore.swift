@@ -1,4 +1,4 @@
-import WOPIStorage
+public import WOPIStorage
 
 /// Where shares live: one record per item and grantee.
 ///

@@ -1,6 +1,6 @@
 import WOPIHTTPEdge
 import WOPIModels
-import WOPIStorage
+public import WOPIStorage
 
 /// Each user's "Shared with me" container: the items of other users shared with them, listed in their root the
 /// way Office for iOS and Android browse (GetRootContainer, then EnumerateChildren).

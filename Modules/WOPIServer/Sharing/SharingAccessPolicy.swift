@@ -1,4 +1,4 @@
-import WOPIStorage
+public import WOPIStorage
 
 /// The built-in policy: the owner may do everything with their items, and other users what an explicit
 /// ``Share`` grants them.

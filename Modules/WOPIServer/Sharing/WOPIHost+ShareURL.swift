@@ -1,7 +1,8 @@
 import Foundation
+import Logging
 import WOPIHTTPEdge
 import WOPIModels
-import WOPIStorage
+public import WOPIStorage
 
 extension WOPIHost {
     /// GetShareUrl for a file or a container (Docs/wopi-protocol.md §4.12, §7.8): a link of the requested type

@@ -1,5 +1,5 @@
-import Foundation
-import WOPIStorage
+public import Foundation
+public import WOPIStorage
 
 /// What a WOPI access token grants: one user, one resource, until a time.
 public struct AccessToken: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import Crypto
+package import Crypto
 import WOPIModels
 
 /// HMAC-SHA256 (RFC 2104) whose key is set up once: the SHA-256 states after the key's inner and outer pads.

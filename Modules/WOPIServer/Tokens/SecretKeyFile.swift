@@ -1,6 +1,6 @@
-import Crypto
-import Foundation
-import NIOPosix
+public import Crypto
+public import Foundation
+public import NIOPosix
 import WOPIStorage
 
 /// A random secret key kept in a file readable only by its owner (mode 0600).

@@ -1,5 +1,5 @@
-import Foundation
-import NIOPosix
+package import Foundation
+package import NIOPosix
 
 #if canImport(Glibc)
     import Glibc

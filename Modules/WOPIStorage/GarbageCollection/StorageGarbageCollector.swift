@@ -1,5 +1,5 @@
-import Logging
-import ServiceLifecycle
+public import Logging
+public import ServiceLifecycle
 
 /// Runs ``GarbageCollectingStorage/collectGarbage()`` every ``interval`` while a host serves, so the leftovers of a
 /// crash (abandoned uploads) and versions kept for finished readers do not pile up between restarts.

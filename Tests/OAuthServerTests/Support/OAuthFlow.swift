@@ -1,6 +1,8 @@
 import Crypto
 import Foundation
 import Testing
+import WOPIAuthorizationServer
+import WOPITestSupport
 
 /// A PKCE verifier and its S256 challenge, computed independently of the server's code.
 struct PKCEPair {

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// What the clients of a load test did: operations by type and status, protocol violations, transport failures.

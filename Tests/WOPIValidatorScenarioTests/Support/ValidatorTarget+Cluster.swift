@@ -1,5 +1,6 @@
 import Foundation
 import WOPIClusterTestSupport
+import WOPITestSupport
 
 extension ValidatorTarget {
     /// Like ``withHost(storage:extraArguments:_:)``, on a cluster: 3 `wopi-host serve` processes on one new

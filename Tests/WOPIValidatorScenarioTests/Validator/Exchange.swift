@@ -1,5 +1,6 @@
 import Foundation
 import NIOHTTP1
+import WOPITestSupport
 
 /// One request as sent and the reply as received, printable for a failure report (tokens redacted).
 struct Exchange: Sendable {

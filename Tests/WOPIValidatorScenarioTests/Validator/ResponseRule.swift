@@ -1,3 +1,6 @@
+import NIOCore
+import WOPITestSupport
+
 /// A validator attached to a request (facts from `src/WopiValidator.Core/Validators/*.cs`). A request with
 /// no rules gets the validator's default: status `200`.
 enum ResponseRule: Sendable {
