@@ -70,6 +70,7 @@ let package = Package(
         .library(name: "WOPIServer", targets: ["WOPIServer"]),
         .library(name: "WOPIServerHummingbird", targets: ["WOPIServerHummingbird"]),
         .library(name: "WOPIDeployment", targets: ["WOPIDeployment"]),
+        .library(name: "WOPITesting", targets: ["WOPITesting"]),
         .library(name: "WOPIOAuthCore", targets: ["WOPIOAuthCore"]),
         .library(name: "WOPIAuthorizationServer", targets: ["WOPIAuthorizationServer"]),
         .library(name: "WOPIOAuth", targets: ["WOPIOAuth"]),
@@ -215,6 +216,17 @@ let package = Package(
                 .unixSignals,
             ],
             path: "Modules/WOPIDeployment",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WOPITesting",
+            dependencies: [
+                "WOPIHTTPEdge", "WOPIServer", "WOPIServerHummingbird", "WOPIDeployment",
+                .hummingbird(), .hummingbird("HummingbirdTesting"),
+                .httpTypes,
+                .nioCore,
+            ],
+            path: "Modules/WOPITesting",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -441,7 +453,8 @@ let package = Package(
         .target(
             name: "WOPITestSupport",
             dependencies: [
-                "WOPIOAuth", "WOPIServer", "WOPIModels",
+                "WOPIOAuth", "WOPIServer", "WOPIModels", "WOPITesting",
+                .httpTypes,
                 .crypto,
                 .cryptoExtras,
                 .hummingbird(),
@@ -592,6 +605,7 @@ let package = Package(
                 .cryptoExtras,
                 "WOPITestSupport",
                 "WOPIServer", "WOPIHTTPEdge", "WOPIServerHummingbird", "FileSystemStorage", "WOPIDeployment",
+                "WOPITesting",
                 .asyncHTTPClient,
                 .hummingbird(),
                 .serviceLifecycle,

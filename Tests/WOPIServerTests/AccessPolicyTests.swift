@@ -56,7 +56,7 @@ enum Caller: String, CaseIterable, CustomTestStringConvertible, Sendable {
     var testDescription: String { rawValue }
 }
 
-@Suite("Access policy: every WOPI operation against each permission, over real HTTP")
+@Suite("Access policy: every WOPI operation against each permission, through the host's routes, in-process")
 struct AccessPolicyTests {
     /// The permission table under the worked example's grants, and under the default policy with real shares of
     /// the folder (Bob edits, Carol views).
@@ -64,8 +64,8 @@ struct AccessPolicyTests {
     func everyOperationFollowsThePolicy(_ caller: Caller, _ policyKind: String) async throws {
         let sharing = SharingFixture()
         let policy: any AccessPolicy = policyKind == "shares" ? sharing.policy : GrantTablePolicy()
-        try await LiveHost.run(storage: sharing.storage, policy: policy) { live in
-            let storage = live.host.storage
+        try await TestHost.run(storage: sharing.storage, policy: policy) { wopi in
+            let storage = wopi.host.storage
             let root = try await storage.rootContainer(forUser: "ana")
             let folder = try await storage.createContainer(named: "Team", in: root.id)
             for (grantee, permission) in [("bob", Permission.edit), ("carol", .view)] {
@@ -83,13 +83,13 @@ struct AccessPolicyTests {
             let plan = try await seed("Plan.docx")
             let doomed = try await seed("Doomed.docx")
             func token(_ resource: AccessToken.Resource) -> String {
-                live.token(resource, user: caller.user, permission: caller.permission)
+                wopi.token(resource, user: caller.user, permission: caller.permission)
             }
             func file(_ id: ItemID, _ suffix: String = "") -> String {
-                live.fileURL(id, suffix, token: token(.file(id)))
+                wopi.fileURL(id, suffix, token: token(.file(id)))
             }
             func container(_ id: ItemID, _ suffix: String = "") -> String {
-                live.containerURL(id, suffix, token: token(.container(id)))
+                wopi.containerURL(id, suffix, token: token(.container(id)))
             }
             var rows: [(String, Int, Int)] = []
             func row(_ name: String, _ expected: Int, _ reply: HTTP.Reply) {
@@ -97,58 +97,58 @@ struct AccessPolicyTests {
             }
 
             // Reads.
-            row("CheckFileInfo", caller.readStatus, try await HTTP.get(file(plan.id)))
-            row("GetFile", caller.readStatus, try await HTTP.get(file(plan.id, "/contents")))
-            row("GetLock", caller.readStatus, try await HTTP.post(file(plan.id), ["X-WOPI-Override": "GET_LOCK"]))
-            row("EnumerateAncestors", caller.readStatus, try await HTTP.get(file(plan.id, "/ancestry")))
+            row("CheckFileInfo", caller.readStatus, try await wopi.get(file(plan.id)))
+            row("GetFile", caller.readStatus, try await wopi.get(file(plan.id, "/contents")))
+            row("GetLock", caller.readStatus, try await wopi.post(file(plan.id), ["X-WOPI-Override": "GET_LOCK"]))
+            row("EnumerateAncestors", caller.readStatus, try await wopi.get(file(plan.id, "/ancestry")))
             row(
                 "AddActivities", caller.readStatus,
-                try await HTTP.post(
+                try await wopi.post(
                     file(plan.id), ["X-WOPI-Override": "ADD_ACTIVITIES"],
                     body: #"{"Activities": [{"Type": "comment", "Id": "1"}]}"#))
-            row("CheckContainerInfo", caller.readStatus, try await HTTP.get(container(folder.id)))
-            row("EnumerateChildren", caller.readStatus, try await HTTP.get(container(folder.id, "/children")))
+            row("CheckContainerInfo", caller.readStatus, try await wopi.get(container(folder.id)))
+            row("EnumerateChildren", caller.readStatus, try await wopi.get(container(folder.id, "/children")))
             // Writes.
             let lock = ["X-WOPI-Lock": "L-\(caller)"]
             row(
                 "Lock", caller.writeStatus,
-                try await HTTP.post(file(plan.id), lock.merging(["X-WOPI-Override": "LOCK"]) { $1 }))
+                try await wopi.post(file(plan.id), lock.merging(["X-WOPI-Override": "LOCK"]) { $1 }))
             row(
                 "RefreshLock", caller.writeStatus,
-                try await HTTP.post(file(plan.id), lock.merging(["X-WOPI-Override": "REFRESH_LOCK"]) { $1 }))
+                try await wopi.post(file(plan.id), lock.merging(["X-WOPI-Override": "REFRESH_LOCK"]) { $1 }))
             row(
                 "PutFile", caller.writeStatus,
-                try await HTTP.post(
+                try await wopi.post(
                     file(plan.id, "/contents"), lock.merging(["X-WOPI-Override": "PUT"]) { $1 }, body: "v2"))
             row(
                 "Unlock", caller.writeStatus,
-                try await HTTP.post(file(plan.id), lock.merging(["X-WOPI-Override": "UNLOCK"]) { $1 }))
+                try await wopi.post(file(plan.id), lock.merging(["X-WOPI-Override": "UNLOCK"]) { $1 }))
             row(
                 "PutRelativeFile", caller.writeStatus,
-                try await HTTP.post(
+                try await wopi.post(
                     file(plan.id), ["X-WOPI-Override": "PUT_RELATIVE", "X-WOPI-SuggestedTarget": ".pdf"], body: "pdf"))
             row(
                 "RenameFile", caller.writeStatus,
-                try await HTTP.post(
+                try await wopi.post(
                     file(plan.id), ["X-WOPI-Override": "RENAME_FILE", "X-WOPI-RequestedName": "Plan 2"]))
-            row("DeleteFile", caller.writeStatus, try await HTTP.post(file(doomed.id), ["X-WOPI-Override": "DELETE"]))
+            row("DeleteFile", caller.writeStatus, try await wopi.post(file(doomed.id), ["X-WOPI-Override": "DELETE"]))
             row(
                 "CreateChildFile", caller.writeStatus,
-                try await HTTP.post(
+                try await wopi.post(
                     container(folder.id), ["X-WOPI-Override": "CREATE_CHILD_FILE", "X-WOPI-SuggestedTarget": ".xlsx"]))
             row(
                 "CreateChildContainer", caller.writeStatus,
-                try await HTTP.post(
+                try await wopi.post(
                     container(folder.id),
                     ["X-WOPI-Override": "CREATE_CHILD_CONTAINER", "X-WOPI-SuggestedTarget": "Sub"]))
             row(
                 "RenameContainer", caller.writeStatus,
-                try await HTTP.post(
+                try await wopi.post(
                     container(emptyFolder.id),
                     ["X-WOPI-Override": "RENAME_CONTAINER", "X-WOPI-RequestedName": "Older"]))
             row(
                 "DeleteContainer", caller.writeStatus,
-                try await HTTP.post(container(emptyFolder.id), ["X-WOPI-Override": "DELETE_CONTAINER"]))
+                try await wopi.post(container(emptyFolder.id), ["X-WOPI-Override": "DELETE_CONTAINER"]))
 
             for (name, expected, got) in rows {
                 #expect(got == expected, "\(caller), \(policyKind): \(name) answered \(got), expected \(expected)")
@@ -168,10 +168,10 @@ struct AccessPolicyTests {
 
     @Test(arguments: Caller.allCases.filter { $0 != .stranger })
     func checkFileInfoSaysWhatTheCallerMayDo(_ caller: Caller) async throws {
-        try await LiveHost.run(policy: GrantTablePolicy()) { live in
-            let file = try await live.seedFile("Plan.docx")
-            let token = live.token(.file(file.id), user: caller.user, permission: caller.permission)
-            let reply = try await HTTP.get(live.fileURL(file.id, token: token))
+        try await TestHost.run(policy: GrantTablePolicy()) { wopi in
+            let file = try await wopi.seedFile("Plan.docx")
+            let token = wopi.token(.file(file.id), user: caller.user, permission: caller.permission)
+            let reply = try await wopi.get(wopi.fileURL(file.id, token: token))
             let info = try WOPIJSON.decoder.decode(CheckFileInfo.self, from: Data(reply.body.readableBytesView))
             let writes = caller.writeStatus == 200
             #expect(info.userCanWrite == writes && info.readOnly == !writes)
@@ -184,10 +184,10 @@ struct AccessPolicyTests {
 
     @Test("CheckEcosystem goes through the policy's hook for each user")
     func checkEcosystemFollowsTheHook() async throws {
-        try await LiveHost.run(policy: GrantTablePolicy()) { live in
+        try await TestHost.run(policy: GrantTablePolicy()) { wopi in
             for (user, browses) in [("ana", true), ("carol", true), ("dave", false)] {
-                let reply = try await HTTP.get(
-                    "\(live.wopiRoot)/ecosystem?access_token=\(live.token(.ecosystem, user: user))")
+                let reply = try await wopi.get(
+                    "\(wopi.wopiRoot)/ecosystem?access_token=\(wopi.token(.ecosystem, user: user))")
                 #expect(reply.status == 200)
                 let info = try WOPIJSON.decoder.decode(
                     CheckEcosystemResponse.self, from: Data(reply.body.readableBytesView))
@@ -200,18 +200,18 @@ struct AccessPolicyTests {
         "a view token stays view-only through the URLs it hands out, and a stranger's listing hides what they may not see"
     )
     func tradedTokensKeepThePermission() async throws {
-        try await LiveHost.run(policy: GrantTablePolicy()) { live in
-            let root = try await live.host.storage.rootContainer(forUser: "ana")
-            _ = try await live.seedFile("Plan.docx")
-            let listing = try await HTTP.get(
-                live.containerURL(root.id, "/children", token: live.token(.container(root.id), permission: .view)))
+        try await TestHost.run(policy: GrantTablePolicy()) { wopi in
+            let root = try await wopi.host.storage.rootContainer(forUser: "ana")
+            _ = try await wopi.seedFile("Plan.docx")
+            let listing = try await wopi.get(
+                wopi.containerURL(root.id, "/children", token: wopi.token(.container(root.id), permission: .view)))
             let children = try WOPIJSON.decoder.decode(
                 EnumerateChildrenResponse.self, from: Data(listing.body.readableBytesView))
             let childURL = try #require(children.childFiles.first?.url)
             let info = try WOPIJSON.decoder.decode(
-                CheckFileInfo.self, from: Data(try await HTTP.get(childURL).body.readableBytesView))
+                CheckFileInfo.self, from: Data(try await wopi.get(childURL).body.readableBytesView))
             #expect(info.userCanWrite == false, "a token traded from a view token is a view token")
-            let put = try await HTTP.post(
+            let put = try await wopi.post(
                 childURL.replacingOccurrences(of: "?", with: "/contents?"), ["X-WOPI-Override": "PUT"], body: "x")
             #expect(put.status == 401)
         }

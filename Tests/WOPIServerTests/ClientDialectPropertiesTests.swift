@@ -31,9 +31,9 @@ import WOPITestSupport
     }
 
     @Test func policySetsEveryDialectProperty() async throws {
-        try await LiveHost.run(policy: DialectPolicy()) { live in
-            let file = try await live.seedFile("a.docx")
-            let json = try await HTTP.get(live.fileURL(file.id)).json()
+        try await TestHost.run(policy: DialectPolicy()) { wopi in
+            let file = try await wopi.seedFile("a.docx")
+            let json = try await wopi.get(wopi.fileURL(file.id)).json()
             for key in [
                 "EnableOwnerTermination", "HidePrintOption", "HideSaveOption", "HideExportOption", "DisableExport",
                 "DisableCopy", "UserCanReview", "SupportsReviewing", "UserCanNotWriteRelative",

@@ -38,59 +38,59 @@ final class ReviewingPolicy: AccessPolicy {
     }
 }
 
-@Suite("Content hooks, AddActivities and Collabora's PutFile, over real HTTP")
+@Suite("Content hooks, AddActivities and Collabora's PutFile, through the host's routes, in-process")
 struct ContentHooksTests {
     @Test("the policy sees every change with who makes it, and its veto answers clearly and changes nothing")
     func hooksSeeAndVeto() async throws {
         let fixture = SharingFixture()
         let policy = ReviewingPolicy(base: fixture.policy)
-        try await LiveHost.run(storage: fixture.storage, policy: policy) { live in
+        try await TestHost.run(storage: fixture.storage, policy: policy) { wopi in
             let (projects, plan, _) = try await fixture.seed()
-            let bob = live.token(.file(plan.id), user: "bob")
-            let locked = try await HTTP.post(
-                live.fileURL(plan.id, token: bob), ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L"])
+            let bob = wopi.token(.file(plan.id), user: "bob")
+            let locked = try await wopi.post(
+                wopi.fileURL(plan.id, token: bob), ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L"])
             #expect(locked.status == 200)
-            let put = try await HTTP.post(
-                live.fileURL(plan.id, "/contents", token: bob),
+            let put = try await wopi.post(
+                wopi.fileURL(plan.id, "/contents", token: bob),
                 ["X-WOPI-Override": "PUT", "X-WOPI-Lock": "L", "X-WOPI-Editors": "bob, ana"], body: "v2")
             #expect(put.status == 200)
-            let vetoed = try await HTTP.post(
-                live.fileURL(plan.id, "/contents", token: bob),
+            let vetoed = try await wopi.post(
+                wopi.fileURL(plan.id, "/contents", token: bob),
                 ["X-WOPI-Override": "PUT", "X-WOPI-Lock": "L", "X-WOPI-Editors": "mallory"],
                 body: "v3")
             #expect(vetoed.status == 401 && vetoed.header("X-WOPI-ServerError") == "Mallory may not save.")
-            let tooLarge = try await HTTP.post(
-                live.fileURL(plan.id, "/contents", token: bob), ["X-WOPI-Override": "PUT", "X-WOPI-Lock": "L"],
+            let tooLarge = try await wopi.post(
+                wopi.fileURL(plan.id, "/contents", token: bob), ["X-WOPI-Override": "PUT", "X-WOPI-Lock": "L"],
                 body: "far too long")
             #expect(tooLarge.status == 413)
             #expect(String(buffer: try await fixture.storage.readFile(plan.id).body.collect(upTo: 100)) == "v2")
             #expect(policy.putFiles.withLock { $0.first?.editors } == ["bob", "ana"])
-            let unlocked = try await HTTP.post(
-                live.fileURL(plan.id, token: bob), ["X-WOPI-Override": "UNLOCK", "X-WOPI-Lock": "L"])
+            let unlocked = try await wopi.post(
+                wopi.fileURL(plan.id, token: bob), ["X-WOPI-Override": "UNLOCK", "X-WOPI-Lock": "L"])
             #expect(unlocked.status == 200)
 
-            let folder = live.token(.container(projects.id), user: "bob")
-            let forbidden = try await HTTP.post(
-                live.containerURL(projects.id, token: folder),
+            let folder = wopi.token(.container(projects.id), user: "bob")
+            let forbidden = try await wopi.post(
+                wopi.containerURL(projects.id, token: folder),
                 ["X-WOPI-Override": "CREATE_CHILD_FILE", "X-WOPI-RelativeTarget": "Forbidden.docx"])
             #expect(forbidden.status == 409 && forbidden.header("X-WOPI-ServerError")?.contains("Forbidden") == true)
             #expect(try await fixture.storage.children(of: projects.id).map(\.name) == ["Plan.docx"])
-            let rename = try await HTTP.post(
-                live.fileURL(plan.id, token: bob),
+            let rename = try await wopi.post(
+                wopi.fileURL(plan.id, token: bob),
                 ["X-WOPI-Override": "RENAME_FILE", "X-WOPI-RequestedName": "Forbidden"])
             #expect(rename.status == 409)
             #expect(try await fixture.storage.file(plan.id).name == "Plan.docx")
-            let relative = try await HTTP.post(
-                live.fileURL(plan.id, token: bob),
+            let relative = try await wopi.post(
+                wopi.fileURL(plan.id, token: bob),
                 ["X-WOPI-Override": "PUT_RELATIVE", "X-WOPI-SuggestedTarget": "Copy.docx"], body: "c")
             #expect(relative.status == 200)
-            let created = try await HTTP.post(
-                live.containerURL(projects.id, token: folder),
+            let created = try await wopi.post(
+                wopi.containerURL(projects.id, token: folder),
                 ["X-WOPI-Override": "CREATE_CHILD_CONTAINER", "X-WOPI-SuggestedTarget": "Drafts"])
             #expect(created.status == 200)
             let copy = try #require(try await fixture.storage.child(named: "Copy.docx", in: projects.id))
-            let delete = try await HTTP.post(
-                live.fileURL(copy.id, token: live.token(.file(copy.id), user: "bob")), ["X-WOPI-Override": "DELETE"])
+            let delete = try await wopi.post(
+                wopi.fileURL(copy.id, token: wopi.token(.file(copy.id), user: "bob")), ["X-WOPI-Override": "DELETE"])
             #expect(delete.status == 200)
             let seen = policy.seen.withLock { $0 }
             #expect(
@@ -104,9 +104,9 @@ struct ContentHooksTests {
     @Test("AddActivities stores comments and mentions, answers 3 for other types, and reports a veto per activity")
     func addActivities() async throws {
         let fixture = SharingFixture()
-        try await LiveHost.run(storage: fixture.storage, policy: fixture.policy) { live in
+        try await TestHost.run(storage: fixture.storage, policy: fixture.policy) { wopi in
             let (_, plan, _) = try await fixture.seed()
-            let info = try decode(CheckFileInfo.self, try await HTTP.get(live.fileURL(plan.id)))
+            let info = try decode(CheckFileInfo.self, try await wopi.get(wopi.fileURL(plan.id)))
             #expect(info.supportsAddActivities == true)
             let body = """
                 { "Activities": [
@@ -116,33 +116,33 @@ struct ContentHooksTests {
                   { "Type": "unsupported", "Id": "a-2" }
                 ] }
                 """
-            let reply = try await HTTP.post(live.fileURL(plan.id), ["X-WOPI-Override": "ADD_ACTIVITIES"], body: body)
+            let reply = try await wopi.post(wopi.fileURL(plan.id), ["X-WOPI-Override": "ADD_ACTIVITIES"], body: body)
             #expect(reply.status == 200)
             let responses = try decode(AddActivitiesResponse.self, reply).activityResponses
             #expect(responses.map(\.id) == ["a-1", "a-2"])
             #expect(responses.map(\.status) == [.success, .unsupported])
-            let stored = try await live.host.activities.activities(on: plan.id)
+            let stored = try await wopi.host.activities.activities(on: plan.id)
             #expect(stored.map(\.activityID) == ["a-1"] && stored.first?.userID == "ana")
             #expect(stored.first?.json.contains("\"Bonus\":1") == true, "unknown properties are kept")
-            let bad = try await HTTP.post(live.fileURL(plan.id), ["X-WOPI-Override": "ADD_ACTIVITIES"], body: "[]")
+            let bad = try await wopi.post(wopi.fileURL(plan.id), ["X-WOPI-Override": "ADD_ACTIVITIES"], body: "[]")
             #expect(bad.status == 400)
-            let carol = live.token(.file(plan.id), user: "carol")
-            let hidden = try await HTTP.post(
-                live.fileURL(plan.id, token: carol), ["X-WOPI-Override": "ADD_ACTIVITIES"], body: body)
+            let carol = wopi.token(.file(plan.id), user: "carol")
+            let hidden = try await wopi.post(
+                wopi.fileURL(plan.id, token: carol), ["X-WOPI-Override": "ADD_ACTIVITIES"], body: body)
             #expect(hidden.status == 404, "Carol cannot see Plan.docx")
         }
         let vetoing = ReviewingPolicy(base: fixture.policy)
-        try await LiveHost.run(storage: fixture.storage, policy: vetoing) { live in
+        try await TestHost.run(storage: fixture.storage, policy: vetoing) { wopi in
             let root = try await fixture.storage.rootContainer(forUser: "ana")
             let file = try await fixture.storage.createFile(
                 named: "Forbidden.docx", in: root.id, content: .empty, overwrite: false)
-            let reply = try await HTTP.post(
-                live.fileURL(file.id), ["X-WOPI-Override": "ADD_ACTIVITIES"],
+            let reply = try await wopi.post(
+                wopi.fileURL(file.id), ["X-WOPI-Override": "ADD_ACTIVITIES"],
                 body: #"{"Activities": [{"Type": "comment", "Id": "c-9"}, {"Type": "mention", "Id": "c-10"}]}"#)
             let responses = try decode(AddActivitiesResponse.self, reply).activityResponses
             #expect(responses.map(\.status) == [.failed, .failed])
             #expect(responses.first?.message?.contains("Forbidden") == true)
-            #expect(try await live.host.activities.activities(on: file.id).isEmpty, "a vetoed activity is not stored")
+            #expect(try await wopi.host.activities.activities(on: file.id).isEmpty, "a vetoed activity is not stored")
             #expect(vetoing.seen.withLock { $0 } == ["ana: activities 2 on Forbidden.docx"])
         }
     }
@@ -152,14 +152,14 @@ struct ContentHooksTests {
     func collaboraTimestamp() async throws {
         let fixture = SharingFixture()
         let policy = ReviewingPolicy(base: fixture.policy)
-        try await LiveHost.run(storage: fixture.storage, policy: policy) { live in
+        try await TestHost.run(storage: fixture.storage, policy: policy) { wopi in
             let (_, plan, _) = try await fixture.seed()
-            let info = try decode(CheckFileInfo.self, try await HTTP.get(live.fileURL(plan.id)))
+            let info = try decode(CheckFileInfo.self, try await wopi.get(wopi.fileURL(plan.id)))
             let stamp = try #require(info.lastModifiedTime)
-            let lock = try await HTTP.post(live.fileURL(plan.id), ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "cool"])
+            let lock = try await wopi.post(wopi.fileURL(plan.id), ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "cool"])
             #expect(lock.status == 200)
-            let stale = try await HTTP.post(
-                live.fileURL(plan.id, "/contents"),
+            let stale = try await wopi.post(
+                wopi.fileURL(plan.id, "/contents"),
                 [
                     "X-WOPI-Override": "PUT", "X-WOPI-Lock": "cool",
                     "X-COOL-WOPI-Timestamp": "2001-01-01T00:00:00.0000000Z",
@@ -168,8 +168,8 @@ struct ContentHooksTests {
             #expect(stale.status == 409)
             #expect(try stale.json()["COOLStatusCode"] as? Int == 1010)
             #expect(String(buffer: try await fixture.storage.readFile(plan.id).body.collect(upTo: 100)) == "v1")
-            let fresh = try await HTTP.post(
-                live.fileURL(plan.id, "/contents"),
+            let fresh = try await wopi.post(
+                wopi.fileURL(plan.id, "/contents"),
                 [
                     "X-WOPI-Override": "PUT", "X-WOPI-Lock": "cool", "X-COOL-WOPI-Timestamp": stamp,
                     "X-COOL-WOPI-IsModifiedByUser": "true",
@@ -181,13 +181,13 @@ struct ContentHooksTests {
             let details = try #require(policy.putFiles.withLock { $0.last })
             #expect(details.isModifiedByUser == true && details.isAutosave == false && details.isExitSave == true)
             // The old timestamp no longer matches: the next save from a stale editor is refused.
-            let again = try await HTTP.post(
-                live.fileURL(plan.id, "/contents"),
+            let again = try await wopi.post(
+                wopi.fileURL(plan.id, "/contents"),
                 ["X-WOPI-Override": "PUT", "X-WOPI-Lock": "cool", "X-LOOL-WOPI-Timestamp": stamp],
                 body: "stale")
             #expect(again.status == 409)
-            let plain = try await HTTP.post(
-                live.fileURL(plan.id, "/contents"), ["X-WOPI-Override": "PUT", "X-WOPI-Lock": "cool"], body: "x")
+            let plain = try await wopi.post(
+                wopi.fileURL(plan.id, "/contents"), ["X-WOPI-Override": "PUT", "X-WOPI-Lock": "cool"], body: "x")
             #expect(plain.status == 200 && plain.body.readableBytes == 0, "no JSON body for other clients")
         }
     }
@@ -201,20 +201,20 @@ struct ViewOnlyLockTests {
             let fixture = SharingFixture()
             var configuration = WOPIHostConfiguration()
             configuration.viewOnlyLocks = mode
-            try await LiveHost.run(storage: fixture.storage, configuration: configuration, policy: fixture.policy) {
-                live in
+            try await TestHost.run(storage: fixture.storage, configuration: configuration, policy: fixture.policy) {
+                wopi in
                 let (_, _, budget) = try await fixture.seed()
-                let carol = live.token(.file(budget.id), user: "carol")
+                let carol = wopi.token(.file(budget.id), user: "carol")
                 let expected = mode == .refuse ? 401 : 200
                 for override in ["LOCK", "REFRESH_LOCK", "UNLOCK"] {
-                    let reply = try await HTTP.post(
-                        live.fileURL(budget.id, token: carol), ["X-WOPI-Override": override, "X-WOPI-Lock": "oo"])
+                    let reply = try await wopi.post(
+                        wopi.fileURL(budget.id, token: carol), ["X-WOPI-Override": override, "X-WOPI-Lock": "oo"])
                     #expect(reply.status == expected, "\(mode): \(override)")
                 }
-                let getLock = try await HTTP.post(live.fileURL(budget.id), ["X-WOPI-Override": "GET_LOCK"])
+                let getLock = try await wopi.post(wopi.fileURL(budget.id), ["X-WOPI-Override": "GET_LOCK"])
                 #expect(getLock.header("X-WOPI-Lock") == "", "\(mode): no lock was taken")
-                let put = try await HTTP.post(
-                    live.fileURL(budget.id, "/contents", token: carol),
+                let put = try await wopi.post(
+                    wopi.fileURL(budget.id, "/contents", token: carol),
                     ["X-WOPI-Override": "PUT", "X-WOPI-Lock": "oo"],
                     body: "x")
                 #expect(put.status == 401)

@@ -6,12 +6,12 @@ import WOPIServer
 import WOPIStorage
 import WOPITestSupport
 
-/// Every file operation over real HTTP on 127.0.0.1 (Docs/wopi-protocol.md §4, §5).
+/// Every file operation through the host's routes, in-process (Docs/wopi-protocol.md §4, §5).
 @Suite struct FileOperationTests {
     @Test func checkFileInfoDescribesFileUserAndHost() async throws {
-        try await LiveHost.run { live in
-            let file = try await live.seedFile("Budget.xlsx", "1234")
-            let reply = try await HTTP.get(live.fileURL(file.id))
+        try await TestHost.run { wopi in
+            let file = try await wopi.seedFile("Budget.xlsx", "1234")
+            let reply = try await wopi.get(wopi.fileURL(file.id))
             #expect(reply.status == 200)
             #expect(reply.header("Content-Type")?.hasPrefix("application/json") == true)
             let info = try WOPIJSON.decoder.decode(CheckFileInfo.self, from: Data(reply.body.readableBytesView))
@@ -29,51 +29,51 @@ import WOPITestSupport
     }
 
     @Test func tokensAreCheckedBeforeAnything() async throws {
-        try await LiveHost.run { live in
-            let file = try await live.seedFile("a.docx")
-            let other = try await live.seedFile("b.docx")
-            #expect(try await HTTP.get("\(live.wopiRoot)/files/\(file.id)").status == 401)
-            var tampered = Array(live.token(.file(file.id)))
+        try await TestHost.run { wopi in
+            let file = try await wopi.seedFile("a.docx")
+            let other = try await wopi.seedFile("b.docx")
+            #expect(try await wopi.get("\(wopi.wopiRoot)/files/\(file.id)").status == 401)
+            var tampered = Array(wopi.token(.file(file.id)))
             tampered[3] = tampered[3] == "A" ? "B" : "A"
-            #expect(try await HTTP.get(live.fileURL(file.id, token: String(tampered))).status == 401)
+            #expect(try await wopi.get(wopi.fileURL(file.id, token: String(tampered))).status == 401)
             #expect(
-                try await HTTP.get(live.fileURL(file.id, token: live.token(.file(file.id), lifetime: -5))).status == 401
+                try await wopi.get(wopi.fileURL(file.id, token: wopi.token(.file(file.id), lifetime: -5))).status == 401
             )
             // A valid token for another file, or for another user's file, does not open this one.
-            #expect(try await HTTP.get(live.fileURL(file.id, token: live.token(.file(other.id)))).status == 404)
+            #expect(try await wopi.get(wopi.fileURL(file.id, token: wopi.token(.file(other.id)))).status == 404)
             #expect(
-                try await HTTP.get(live.fileURL(file.id, token: live.token(.file(file.id), user: "bob"))).status == 404)
+                try await wopi.get(wopi.fileURL(file.id, token: wopi.token(.file(file.id), user: "bob"))).status == 404)
             // The token is also accepted as a bearer header.
-            let bearer = try await HTTP.get(
-                "\(live.wopiRoot)/files/\(file.id)", headers: ["Authorization": "Bearer \(live.token(.file(file.id)))"])
+            let bearer = try await wopi.get(
+                "\(wopi.wopiRoot)/files/\(file.id)", headers: ["Authorization": "Bearer \(wopi.token(.file(file.id)))"])
             #expect(bearer.status == 200)
             // A file that does not exist.
             let missing = ItemID(rawValue: "nosuchfile")!
-            #expect(try await HTTP.get(live.fileURL(missing)).status == 404)
+            #expect(try await wopi.get(wopi.fileURL(missing)).status == 404)
         }
     }
 
     @Test func getFileStreamsContentWithVersionAndHonoursMaxExpectedSize() async throws {
-        try await LiveHost.run { live in
-            let file = try await live.seedFile("a.docx", "content")
-            let reply = try await HTTP.get(live.fileURL(file.id, "/contents"))
+        try await TestHost.run { wopi in
+            let file = try await wopi.seedFile("a.docx", "content")
+            let reply = try await wopi.get(wopi.fileURL(file.id, "/contents"))
             #expect(reply.status == 200 && reply.text == "content")
             #expect(reply.header("X-WOPI-ItemVersion") == file.version)
             #expect(
-                try await HTTP.get(live.fileURL(file.id, "/contents"), headers: ["X-WOPI-MaxExpectedSize": "6"]).status
+                try await wopi.get(wopi.fileURL(file.id, "/contents"), headers: ["X-WOPI-MaxExpectedSize": "6"]).status
                     == 412)
             #expect(
-                try await HTTP.get(live.fileURL(file.id, "/contents"), headers: ["X-WOPI-MaxExpectedSize": "7"]).status
+                try await wopi.get(wopi.fileURL(file.id, "/contents"), headers: ["X-WOPI-MaxExpectedSize": "7"]).status
                     == 200)
         }
     }
 
     @Test func validatorLockSequences() async throws {
-        try await LiveHost.run { live in
-            let file = try await live.seedFile("a.wopitest")
-            let url = live.fileURL(file.id)
+        try await TestHost.run { wopi in
+            let file = try await wopi.seedFile("a.wopitest")
+            let url = wopi.fileURL(file.id)
             func op(_ override: String, _ headers: [String: String] = [:]) async throws -> HTTP.Reply {
-                try await HTTP.post(url, headers.merging(["X-WOPI-Override": override]) { $1 })
+                try await wopi.post(url, headers.merging(["X-WOPI-Override": override]) { $1 })
             }
             // SuccessfulLockSequence
             let lock = try await op("LOCK", ["X-WOPI-Lock": "LockString"])
@@ -121,52 +121,52 @@ import WOPITestSupport
     }
 
     @Test func putFileFollowsTheLockRulesAndChangesTheVersion() async throws {
-        try await LiveHost.run { live in
-            let file = try await live.seedFile("a.docx", "old")
-            let contents = live.fileURL(file.id, "/contents")
-            let url = live.fileURL(file.id)
+        try await TestHost.run { wopi in
+            let file = try await wopi.seedFile("a.docx", "old")
+            let contents = wopi.fileURL(file.id, "/contents")
+            let url = wopi.fileURL(file.id)
             // PutUnlockedFileNotZeroBytes
-            let refused = try await HTTP.post(contents, ["X-WOPI-Override": "PUT"], body: "new")
+            let refused = try await wopi.post(contents, ["X-WOPI-Override": "PUT"], body: "new")
             #expect(refused.status == 409 && refused.header("X-WOPI-Lock") == "")
-            _ = try await HTTP.post(url, ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L1"])
-            let mismatch = try await HTTP.post(contents, ["X-WOPI-Override": "PUT", "X-WOPI-Lock": "L2"], body: "new")
+            _ = try await wopi.post(url, ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L1"])
+            let mismatch = try await wopi.post(contents, ["X-WOPI-Override": "PUT", "X-WOPI-Lock": "L2"], body: "new")
             #expect(mismatch.status == 409 && mismatch.header("X-WOPI-Lock") == "L1")
-            let put = try await HTTP.post(contents, ["X-WOPI-Override": "PUT", "X-WOPI-Lock": "L1"], body: "new")
+            let put = try await wopi.post(contents, ["X-WOPI-Override": "PUT", "X-WOPI-Lock": "L1"], body: "new")
             #expect(put.status == 200)
             let newVersion = try #require(put.header("X-WOPI-ItemVersion"))
             #expect(newVersion != file.version)
-            let unlock = try await HTTP.post(url, ["X-WOPI-Override": "UNLOCK", "X-WOPI-Lock": "L1"])
+            let unlock = try await wopi.post(url, ["X-WOPI-Override": "UNLOCK", "X-WOPI-Lock": "L1"])
             #expect(unlock.header("X-WOPI-ItemVersion") == newVersion)
-            let info = try await HTTP.get(url).json()
+            let info = try await wopi.get(url).json()
             #expect(info["Version"] as? String == newVersion)
-            #expect(try await HTTP.get(contents).text == "new")
+            #expect(try await wopi.get(contents).text == "new")
             // PutUnlockedFile: an unlocked empty file accepts a PutFile without a lock.
-            let empty = try await live.seedFile("new.docx", "")
-            let first = try await HTTP.post(
-                live.fileURL(empty.id, "/contents"), ["X-WOPI-Override": "PUT"], body: "fresh")
+            let empty = try await wopi.seedFile("new.docx", "")
+            let first = try await wopi.post(
+                wopi.fileURL(empty.id, "/contents"), ["X-WOPI-Override": "PUT"], body: "fresh")
             #expect(first.status == 200)
-            #expect(try await HTTP.get(live.fileURL(empty.id, "/contents")).text == "fresh")
+            #expect(try await wopi.get(wopi.fileURL(empty.id, "/contents")).text == "fresh")
         }
     }
 
     @Test func putFileAboveTheSizeLimitIs413AndKeepsTheOldContent() async throws {
         var configuration = WOPIHostConfiguration()
         configuration.maximumFileSize = 10
-        try await LiveHost.run(configuration: configuration) { live in
-            let file = try await live.seedFile("a.docx", "")
-            let reply = try await HTTP.post(
-                live.fileURL(file.id, "/contents"), ["X-WOPI-Override": "PUT"], body: String(repeating: "x", count: 11))
+        try await TestHost.run(configuration: configuration) { wopi in
+            let file = try await wopi.seedFile("a.docx", "")
+            let reply = try await wopi.post(
+                wopi.fileURL(file.id, "/contents"), ["X-WOPI-Override": "PUT"], body: String(repeating: "x", count: 11))
             #expect(reply.status == 413)
-            #expect(try await HTTP.get(live.fileURL(file.id, "/contents")).text == "")
+            #expect(try await wopi.get(wopi.fileURL(file.id, "/contents")).text == "")
         }
     }
 
     @Test func putRelativeFileSuggestedAndSpecificModes() async throws {
-        try await LiveHost.run { live in
-            let source = try await live.seedFile("Report.docx", "v1")
-            let url = live.fileURL(source.id)
+        try await TestHost.run { wopi in
+            let source = try await wopi.seedFile("Report.docx", "v1")
+            let url = wopi.fileURL(source.id)
             func put(_ headers: [String: String], _ body: String = "copy") async throws -> HTTP.Reply {
-                try await HTTP.post(url, headers.merging(["X-WOPI-Override": "PUT_RELATIVE"]) { $1 }, body: body)
+                try await wopi.post(url, headers.merging(["X-WOPI-Override": "PUT_RELATIVE"]) { $1 }, body: body)
             }
             // An extension alone takes the source's base name; a clash is renamed, keeping the extension.
             let pdf = try await put(["X-WOPI-SuggestedTarget": ".pdf"])
@@ -178,7 +178,7 @@ import WOPITestSupport
             // The returned URL works at once (CheckFileInfo) and carries a token.
             let newURL = try #require(try clash.json()["Url"] as? String)
             #expect(newURL.contains("access_token="))
-            #expect(try await HTTP.get(newURL).status == 200)
+            #expect(try await wopi.get(newURL).status == 200)
             // Specific mode: exact names, 409 with a valid alternative, overwrite, illegal names.
             let exact = try await put(["X-WOPI-RelativeTarget": "Exact.docx"])
             #expect(try exact.status == 200 && (try exact.json()["Name"] as? String) == "Exact.docx")
@@ -190,15 +190,15 @@ import WOPITestSupport
                 ["X-WOPI-RelativeTarget": "Exact.docx", "X-WOPI-OverwriteRelativeTarget": "true"], "v2")
             #expect(replaced.status == 200)
             #expect(
-                try await HTTP.get(
+                try await wopi.get(
                     try #require(try replaced.json()["Url"] as? String).replacingOccurrences(
                         of: "?", with: "/contents?")
                 ).text == "v2")
             #expect(try await put(["X-WOPI-RelativeTarget": "bad:name?.docx"]).status == 400)
             #expect(try await put(["X-WOPI-SuggestedTarget": ".a", "X-WOPI-RelativeTarget": "b.docx"]).status == 501)
             // A locked target cannot be overwritten: 409 with its lock.
-            let target = try await live.seedFile("Locked.docx")
-            _ = try await HTTP.post(live.fileURL(target.id), ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "TL"])
+            let target = try await wopi.seedFile("Locked.docx")
+            _ = try await wopi.post(wopi.fileURL(target.id), ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "TL"])
             let locked = try await put([
                 "X-WOPI-RelativeTarget": "Locked.docx", "X-WOPI-OverwriteRelativeTarget": "true",
             ])
@@ -217,67 +217,67 @@ import WOPITestSupport
     }
 
     @Test func renameFileKeepsIDAndExtensionAndFollowsLocks() async throws {
-        try await LiveHost.run { live in
-            let file = try await live.seedFile("Draft.docx")
-            let url = live.fileURL(file.id)
-            let renamed = try await HTTP.post(url, ["X-WOPI-Override": "RENAME_FILE", "X-WOPI-RequestedName": "Final"])
+        try await TestHost.run { wopi in
+            let file = try await wopi.seedFile("Draft.docx")
+            let url = wopi.fileURL(file.id)
+            let renamed = try await wopi.post(url, ["X-WOPI-Override": "RENAME_FILE", "X-WOPI-RequestedName": "Final"])
             #expect(try renamed.status == 200 && (try renamed.json()["Name"] as? String) == "Final")
-            #expect(try await HTTP.get(url).json()["BaseFileName"] as? String == "Final.docx")
-            _ = try await HTTP.post(url, ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L"])
-            let wrong = try await HTTP.post(
+            #expect(try await wopi.get(url).json()["BaseFileName"] as? String == "Final.docx")
+            _ = try await wopi.post(url, ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L"])
+            let wrong = try await wopi.post(
                 url, ["X-WOPI-Override": "RENAME_FILE", "X-WOPI-RequestedName": "X", "X-WOPI-Lock": "M"])
             #expect(wrong.status == 409 && wrong.header("X-WOPI-Lock") == "L")
-            let right = try await HTTP.post(
+            let right = try await wopi.post(
                 url, ["X-WOPI-Override": "RENAME_FILE", "X-WOPI-RequestedName": "R+AOk-sum+AOk-", "X-WOPI-Lock": "L"])
             #expect(try right.status == 200 && (try right.json()["Name"] as? String) == "Résumé")
             // A taken name is adjusted rather than refused.
-            _ = try await live.seedFile("Taken.docx")
-            let taken = try await HTTP.post(
+            _ = try await wopi.seedFile("Taken.docx")
+            let taken = try await wopi.post(
                 url, ["X-WOPI-Override": "RENAME_FILE", "X-WOPI-RequestedName": "Taken", "X-WOPI-Lock": "L"])
             #expect(try taken.status == 200 && (try taken.json()["Name"] as? String) != "Taken")
         }
     }
 
     @Test func deleteFileRefusesLockedFilesThenForgetsTheFile() async throws {
-        try await LiveHost.run { live in
-            let file = try await live.seedFile("gone.docx")
-            let url = live.fileURL(file.id)
-            _ = try await HTTP.post(url, ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L"])
-            let locked = try await HTTP.post(url, ["X-WOPI-Override": "DELETE"])
+        try await TestHost.run { wopi in
+            let file = try await wopi.seedFile("gone.docx")
+            let url = wopi.fileURL(file.id)
+            _ = try await wopi.post(url, ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L"])
+            let locked = try await wopi.post(url, ["X-WOPI-Override": "DELETE"])
             #expect(locked.status == 409 && locked.header("X-WOPI-Lock") == "L")
-            _ = try await HTTP.post(url, ["X-WOPI-Override": "UNLOCK", "X-WOPI-Lock": "L"])
-            #expect(try await HTTP.post(url, ["X-WOPI-Override": "DELETE"]).status == 200)
-            #expect(try await HTTP.get(url).status == 404)
+            _ = try await wopi.post(url, ["X-WOPI-Override": "UNLOCK", "X-WOPI-Lock": "L"])
+            #expect(try await wopi.post(url, ["X-WOPI-Override": "DELETE"]).status == 200)
+            #expect(try await wopi.get(url).status == 404)
             #expect(
-                try await HTTP.post(url, ["X-WOPI-Override": "RENAME_FILE", "X-WOPI-RequestedName": "x"]).status == 404)
+                try await wopi.post(url, ["X-WOPI-Override": "RENAME_FILE", "X-WOPI-RequestedName": "x"]).status == 404)
         }
     }
 
     @Test func putUserInfoIsStoredPerUser() async throws {
-        try await LiveHost.run { live in
-            let file = try await live.seedFile("a.docx")
-            let other = try await live.seedFile("b.docx")
+        try await TestHost.run { wopi in
+            let file = try await wopi.seedFile("a.docx")
+            let other = try await wopi.seedFile("b.docx")
             #expect(
-                try await HTTP.post(
-                    live.fileURL(file.id), ["X-WOPI-Override": "PUT_USER_INFO"], body: "PutUserInfoTest"
+                try await wopi.post(
+                    wopi.fileURL(file.id), ["X-WOPI-Override": "PUT_USER_INFO"], body: "PutUserInfoTest"
                 ).status == 200)
-            #expect(try await HTTP.get(live.fileURL(other.id)).json()["UserInfo"] as? String == "PutUserInfoTest")
+            #expect(try await wopi.get(wopi.fileURL(other.id)).json()["UserInfo"] as? String == "PutUserInfoTest")
         }
     }
 
     @Test func enumerateAncestorsAndEcosystemPointer() async throws {
-        try await LiveHost.run { live in
-            let storage = live.host.storage
-            let root = try await storage.rootContainer(forUser: live.user)
+        try await TestHost.run { wopi in
+            let storage = wopi.host.storage
+            let root = try await storage.rootContainer(forUser: wopi.user)
             let folder = try await storage.createContainer(named: "Reports", in: root.id)
             let file = try await storage.createFile(named: "Q4.xlsx", in: folder.id, content: .empty, overwrite: false)
-            let ancestry = try await HTTP.get(live.fileURL(file.id, "/ancestry"))
+            let ancestry = try await wopi.get(wopi.fileURL(file.id, "/ancestry"))
             let list = try #require(try ancestry.json()["AncestorsWithRootFirst"] as? [[String: String]])
             #expect(list.map { $0["Name"] } == ["ana", "Reports"])
-            #expect(try await HTTP.get(try #require(list.last?["Url"])).json()["Name"] as? String == "Reports")
-            let pointer = try await HTTP.get(live.fileURL(file.id, "/ecosystem_pointer"))
+            #expect(try await wopi.get(try #require(list.last?["Url"])).json()["Name"] as? String == "Reports")
+            let pointer = try await wopi.get(wopi.fileURL(file.id, "/ecosystem_pointer"))
             let ecosystem = try #require(try pointer.json()["Url"] as? String)
-            #expect(try await HTTP.get(ecosystem).json()["SupportsContainers"] as? Bool == true)
+            #expect(try await wopi.get(ecosystem).json()["SupportsContainers"] as? Bool == true)
         }
     }
 }

@@ -1,7 +1,7 @@
-import AsyncHTTPClient
+public import AsyncHTTPClient
 import Foundation
-import NIOCore
-import NIOHTTP1
+public import NIOCore
+public import NIOHTTP1
 
 /// A tiny HTTP client for tests over AsyncHTTPClient. It never follows redirects (a `302` and its `Location` can be
 /// checked) and keeps answers' headers as sent, empty values included.
@@ -14,6 +14,13 @@ public enum TestHTTP {
         public let headers: HTTPHeaders
         /// The body, collected.
         public let body: ByteBuffer
+
+        /// A reply with `status`, `headers` and `body`.
+        public init(status: Int, headers: HTTPHeaders, body: ByteBuffer) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
 
         /// The first value of the header `name`, `nil` when absent.
         public func header(_ name: String) -> String? { headers.first(name: name) }

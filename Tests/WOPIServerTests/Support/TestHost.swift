@@ -1,17 +1,18 @@
 import Crypto
 import Foundation
-import Hummingbird
 import Logging
-import ServiceLifecycle
+import NIOCore
 import WOPIServer
-import WOPIServerHummingbird
 import WOPIStorage
 import WOPITestSupport
+import WOPITesting
 
-/// A real WOPI host on 127.0.0.1 with an OS-chosen port, for the duration of a test body.
-struct LiveHost: Sendable {
+/// A WOPI host driven in-process (`WOPITestClient`: no socket) for the duration of a test body. Its requests go
+/// through the same routes a deployment serves; the HTTP adapter's own socket tests are `WOPIServerHummingbird`'s.
+struct TestHost: InProcessHTTP {
     let host: WOPIHost
-    let baseURL: String
+    let client: WOPITestClient
+    let baseURL = WOPITestClient.origin
     let user = "ana"
 
     var wopiRoot: String { baseURL + "/wopi" }
@@ -19,7 +20,7 @@ struct LiveHost: Sendable {
     /// Runs `body` against a host over `storage`, then shuts the server down.
     static func run<T: Sendable>(
         storage: any StorageBackend = InMemoryStorage(), configuration: WOPIHostConfiguration = WOPIHostConfiguration(),
-        policy: any AccessPolicy = OwnerAccessPolicy(), _ body: @Sendable (LiveHost) async throws -> T
+        policy: any AccessPolicy = OwnerAccessPolicy(), _ body: @Sendable (TestHost) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
@@ -33,10 +34,8 @@ struct LiveHost: Sendable {
             storage: storage, locks: InMemoryLockStore(), users: users,
             tokens: AccessTokenSigner(key: SymmetricKey(size: .bits256)), configuration: configuration, policy: policy,
             logger: logger)
-        let router = Router()
-        WOPIRoutes.add(to: router, host: host)
-        return try await LoopbackServer.run(router, logger: logger) { baseURL in
-            try await body(LiveHost(host: host, baseURL: baseURL))
+        return try await WOPITestClient.run(host: host) { client in
+            try await body(TestHost(host: host, client: client))
         }
     }
 
