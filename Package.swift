@@ -557,7 +557,7 @@ let package = Package(
                 "SQLiteStorage", "WOPIStorage", .logging,
                 "SQLiteServerStores",
                 "WOPITestSupport",
-                "WOPIServer", "WOPIAuthorizationServer", "WOPIServerHummingbird", "WOPIModels",
+                "WOPIServer", "WOPIAuthorizationServer", "WOPIServerHummingbird", "WOPIModels", "WOPITesting",
                 "WOPIServerConformance", "WOPIStorageConformance", .grdb,
                 .asyncHTTPClient,
                 .hummingbird(),

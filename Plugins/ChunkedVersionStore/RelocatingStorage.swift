@@ -1,4 +1,4 @@
-public import WOPIStorage
+package import WOPIStorage
 
 /// A storage whose `move` and `rename` are one operation, ``relocate(_:into:newName:replacing:)``: a rename is a move
 /// within the item's own container, decided in the same transaction as the move itself (so a rename never undoes a

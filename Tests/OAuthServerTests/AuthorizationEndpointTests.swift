@@ -32,9 +32,9 @@ struct AuthorizationEndpointTests {
 
     @Test("a GET whose query has a malformed escape gets an error page, not a page for the pairs that decoded")
     func malformedQueryOnGet() async throws {
-        try await LiveAuthServer.run { live in
-            let reply = try await Web.get(
-                live.authorizeURL + "?response_type=code&client_id=office&redirect_uri=https%3A%2F%2Flocalhost&x=%ZZ")
+        try await TestAuthServer.run { oauth in
+            let reply = try await oauth.get(
+                oauth.authorizeURL + "?response_type=code&client_id=office&redirect_uri=https%3A%2F%2Flocalhost&x=%ZZ")
             #expect(reply.status == 400)
             #expect(reply.text.contains("id=\"error\""))
             #expect(!reply.text.contains("<form"))
@@ -42,8 +42,8 @@ struct AuthorizationEndpointTests {
     }
 
     private func expectErrorPage(_ query: [(String, String)]) async throws {
-        try await LiveAuthServer.run { live in
-            let reply = try await live.openSignIn(query.map { ($0.0, $0.1) } + [("response_type", "code")])
+        try await TestAuthServer.run { oauth in
+            let reply = try await oauth.openSignIn(query.map { ($0.0, $0.1) } + [("response_type", "code")])
             #expect(reply.status == 400)
             #expect(reply.header("location") == nil)
             #expect(reply.header("content-type")?.hasPrefix("text/html") == true)
@@ -61,11 +61,11 @@ struct AuthorizationEndpointTests {
             ("native", "", "challenge without method"),
         ])
     func pkceRefused(client: String, method: String?, _ reason: String) async throws {
-        try await LiveAuthServer.run { live in
+        try await TestAuthServer.run { oauth in
             let redirect = client == "office" ? "https://localhost" : "http://127.0.0.1:4000/callback"
             let pkce: PKCEPair? = method == nil ? nil : PKCEPair()
-            let reply = try await live.openSignIn(
-                LiveAuthServer.query(
+            let reply = try await oauth.openSignIn(
+                TestAuthServer.query(
                     client: client, redirectURI: redirect, state: "s9", pkce: pkce,
                     method: method.flatMap { $0.isEmpty ? nil : $0 }))
             #expect(reply.status == 302, "\(reason)")
@@ -73,15 +73,15 @@ struct AuthorizationEndpointTests {
             #expect(reply.header("location")?.hasPrefix(redirect + "?") == true)
             #expect(query["error"] == "invalid_request", "\(reason)")
             #expect(query["state"] == "s9")
-            #expect(query["iss"] == live.baseURL)
+            #expect(query["iss"] == oauth.baseURL)
             #expect(query["code"] == nil)
         }
     }
 
     @Test("response_type other than code is refused by redirect")
     func responseType() async throws {
-        try await LiveAuthServer.run { live in
-            let reply = try await live.openSignIn([
+        try await TestAuthServer.run { oauth in
+            let reply = try await oauth.openSignIn([
                 ("client_id", "office"), ("redirect_uri", "https://localhost"), ("response_type", "token"),
             ])
             #expect(reply.status == 302)
@@ -91,15 +91,15 @@ struct AuthorizationEndpointTests {
 
     @Test("the sign-in page is mobile-friendly, script-free, links the privacy statement and sends security headers")
     func pageContent() async throws {
-        try await LiveAuthServer.run { live in
-            let page = try await live.openSignIn(
-                LiveAuthServer.query(client: "office", redirectURI: "https://localhost"))
+        try await TestAuthServer.run { oauth in
+            let page = try await oauth.openSignIn(
+                TestAuthServer.query(client: "office", redirectURI: "https://localhost"))
             #expect(page.status == 200)
             let html = page.text
             #expect(html.contains("<meta name=\"viewport\" content=\"width=device-width"))
             #expect(html.contains("href=\"https://example.com/privacy\""))
             #expect(!html.lowercased().contains("<script"))
-            #expect(!html.contains(LiveAuthServer.officeSecret))
+            #expect(!html.contains(TestAuthServer.officeSecret))
             #expect(html.contains("Microsoft Office"))
             let csp = try #require(page.header("content-security-policy"))
             #expect(csp.contains("default-src 'none'"))
@@ -115,11 +115,11 @@ struct AuthorizationEndpointTests {
 
     @Test("a wrong password or unknown user re-shows the form with the same message and no code")
     func wrongPassword() async throws {
-        try await LiveAuthServer.run { live in
-            let page = try await live.openSignIn(
-                LiveAuthServer.query(client: "office", redirectURI: "https://localhost"))
-            let wrong = try await live.submit(page, password: "nope")
-            let unknown = try await live.submit(page, username: "mallory")
+        try await TestAuthServer.run { oauth in
+            let page = try await oauth.openSignIn(
+                TestAuthServer.query(client: "office", redirectURI: "https://localhost"))
+            let wrong = try await oauth.submit(page, password: "nope")
+            let unknown = try await oauth.submit(page, username: "mallory")
             for reply in [wrong, unknown] {
                 #expect(reply.status == 200)
                 #expect(reply.header("location") == nil)
@@ -127,7 +127,7 @@ struct AuthorizationEndpointTests {
                 #expect(reply.text.contains("<form"))
             }
             // The re-shown form works.
-            let retry = try await live.submit(wrong)
+            let retry = try await oauth.submit(wrong)
             #expect(retry.status == 302)
             #expect(retry.locationQuery["code"] != nil)
         }
@@ -135,18 +135,18 @@ struct AuthorizationEndpointTests {
 
     @Test("a missing, tampered, or foreign-browser anti-forgery token is refused without a code")
     func csrf() async throws {
-        try await LiveAuthServer.run { live in
-            let page = try await live.openSignIn(
-                LiveAuthServer.query(client: "native", redirectURI: "http://127.0.0.1:9/callback", pkce: PKCEPair()))
+        try await TestAuthServer.run { oauth in
+            let page = try await oauth.openSignIn(
+                TestAuthServer.query(client: "native", redirectURI: "http://127.0.0.1:9/callback", pkce: PKCEPair()))
             let attacker = PKCEPair()
             let attempts = [
-                try await live.submit(page, alter: { $0.filter { $0.name != "form_token" } }),
-                try await live.submit(
+                try await oauth.submit(page, alter: { $0.filter { $0.name != "form_token" } }),
+                try await oauth.submit(
                     page, alter: { $0.map { $0.name == "form_token" ? ($0.name, $0.value + "A") : $0 } }),
-                try await live.submit(
+                try await oauth.submit(
                     page, alter: { $0.map { $0.name == "code_challenge" ? ($0.name, attacker.challenge) : $0 } }),
-                try await live.submit(page, sendCookie: false),
-                try await live.submit(
+                try await oauth.submit(page, sendCookie: false),
+                try await oauth.submit(
                     page, cookie: "wopikit_oauth_browser=" + String(repeating: "b", count: 43)),
             ]
             for reply in attempts {
@@ -155,8 +155,8 @@ struct AuthorizationEndpointTests {
                 #expect(reply.text.contains("expired or was not opened from this site"))
             }
             // An expired form is refused too.
-            live.clock.advance(by: 16 * 60)
-            let late = try await live.submit(page)
+            oauth.clock.advance(by: 16 * 60)
+            let late = try await oauth.submit(page)
             #expect(late.status == 400)
             #expect(late.header("location") == nil)
         }

@@ -110,18 +110,18 @@ struct OAuthStoreTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         // First server run: sign in, get tokens, and keep a second, unredeemed code.
-        let (code, access, refresh) = try await LiveAuthServer.run(store: try Self.openStore(kind, in: folder)) {
-            live in
-            let tokens = try await live.officeTokens()
+        let (code, access, refresh) = try await TestAuthServer.run(store: try Self.openStore(kind, in: folder)) {
+            oauth in
+            let tokens = try await oauth.officeTokens()
             return (
-                try await live.officeCode(), try #require(tokens["access_token"] as? String),
+                try await oauth.officeCode(), try #require(tokens["access_token"] as? String),
                 try #require(tokens["refresh_token"] as? String)
             )
         }
         for file in try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
         where !file.lastPathComponent.hasSuffix(".lock") {
             let contents = String(decoding: try Data(contentsOf: file), as: UTF8.self)
-            for secret in [code, access, refresh, LiveAuthServer.officeSecret] {
+            for secret in [code, access, refresh, TestAuthServer.officeSecret] {
                 #expect(!contents.contains(secret), "\(file.lastPathComponent) holds a secret")
             }
         }
@@ -132,12 +132,12 @@ struct OAuthStoreTests {
             #expect(mode == 0o600)
         }
         // A new server on a reopened store: the clients, the code and the refresh token still work.
-        try await LiveAuthServer.run(store: try Self.openStore(kind, in: folder)) { live in
-            let stillValid = try await live.isValid(access)
+        try await TestAuthServer.run(store: try Self.openStore(kind, in: folder)) { oauth in
+            let stillValid = try await oauth.isValid(access)
             #expect(stillValid)
-            #expect(try await live.redeemOfficeCode(code).status == 200)
-            #expect(try await live.refreshOffice(refresh).status == 200)
-            #expect(try await live.server.store.allClients().map(\.id) == ["native", "office"])
+            #expect(try await oauth.redeemOfficeCode(code).status == 200)
+            #expect(try await oauth.refreshOffice(refresh).status == 200)
+            #expect(try await oauth.server.store.allClients().map(\.id) == ["native", "office"])
         }
     }
 

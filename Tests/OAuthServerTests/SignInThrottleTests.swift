@@ -32,22 +32,22 @@ struct SignInThrottleTests {
         return Outcome(status: reply.status, retryAfter: reply.header("Retry-After"), message: message)
     }
 
-    static let nativeQuery = LiveAuthServer.query(
+    static let nativeQuery = TestAuthServer.query(
         client: "native", redirectURI: "http://127.0.0.1/callback", pkce: PKCEPair())
 
     /// Tries `password` for `username` `times` times with one sign-in page.
     static func attempts(
-        _ live: LiveAuthServer, _ username: String, _ password: String, times: Int = 1,
+        _ oauth: TestAuthServer, _ username: String, _ password: String, times: Int = 1,
         headers: [String: String] = [:]
     ) async throws -> [Outcome] {
-        let page = try await Web.get(live.authorizeURL + "?" + Web.formEncode(nativeQuery), headers: headers)
+        let page = try await oauth.get(oauth.authorizeURL + "?" + Web.formEncode(nativeQuery), headers: headers)
         try #require(page.status == 200, "sign-in page: \(page.status)")
         var outcomes: [Outcome] = []
         for _ in 0..<times {
             let fields = page.hiddenFields + [("username", username), ("password", password)]
             var allHeaders = headers
             allHeaders["Cookie"] = page.cookie
-            outcomes.append(outcome(try await Web.postForm(live.authorizeURL, fields, headers: allHeaders)))
+            outcomes.append(outcome(try await oauth.postForm(oauth.authorizeURL, fields, headers: allHeaders)))
         }
         return outcomes
     }
@@ -59,39 +59,39 @@ struct SignInThrottleTests {
 
     @Test("a guessing loop is slowed: 429 with Retry-After and the page says when; the delay doubles")
     func guessingIsSlowed() async throws {
-        try await LiveAuthServer.run { live in
-            let guesses = try await Self.attempts(live, "ana", "guess", times: 7)
+        try await TestAuthServer.run { oauth in
+            let guesses = try await Self.attempts(oauth, "ana", "guess", times: 7)
             #expect(guesses == Array(repeating: Self.wrong, count: 5) + [Self.locked(1), Self.locked(1)])
-            live.clock.advance(by: 1.0)
-            #expect(try await Self.attempts(live, "ana", "guess", times: 2) == [Self.wrong, Self.locked(2)])
-            live.clock.advance(by: 2.0)
-            #expect(try await Self.attempts(live, "ana", "guess", times: 2) == [Self.wrong, Self.locked(4)])
+            oauth.clock.advance(by: 1.0)
+            #expect(try await Self.attempts(oauth, "ana", "guess", times: 2) == [Self.wrong, Self.locked(2)])
+            oauth.clock.advance(by: 2.0)
+            #expect(try await Self.attempts(oauth, "ana", "guess", times: 2) == [Self.wrong, Self.locked(4)])
             // Locked out, even the right password is refused without being checked.
-            #expect(try await Self.attempts(live, "ana", LiveAuthServer.password) == [Self.locked(4)])
+            #expect(try await Self.attempts(oauth, "ana", TestAuthServer.password) == [Self.locked(4)])
         }
     }
 
     @Test("the honest user who waits signs in, and the success resets the account's count")
     func honestUserWhoWaits() async throws {
-        try await LiveAuthServer.run { live in
-            _ = try await Self.attempts(live, "ana", "guess", times: 5)
-            #expect(try await Self.attempts(live, "ana", LiveAuthServer.password).first?.status == 429)
-            live.clock.advance(by: 1.0)
-            let signedIn = try await Self.attempts(live, "ana", LiveAuthServer.password)
+        try await TestAuthServer.run { oauth in
+            _ = try await Self.attempts(oauth, "ana", "guess", times: 5)
+            #expect(try await Self.attempts(oauth, "ana", TestAuthServer.password).first?.status == 429)
+            oauth.clock.advance(by: 1.0)
+            let signedIn = try await Self.attempts(oauth, "ana", TestAuthServer.password)
             #expect(signedIn.first?.status == 302, "\(signedIn)")
-            #expect(try await live.server.throttle.failures("account:id:ana") == nil)
+            #expect(try await oauth.server.throttle.failures("account:id:ana") == nil)
             // A fresh allowance: four typos in a row are answered normally again.
-            #expect(try await Self.attempts(live, "ana", "typo", times: 4) == Array(repeating: Self.wrong, count: 4))
+            #expect(try await Self.attempts(oauth, "ana", "typo", times: 4) == Array(repeating: Self.wrong, count: 4))
         }
     }
 
     @Test("an unknown account is throttled exactly like a known one")
     func unknownAccountIndistinguishable() async throws {
-        try await LiveAuthServer.run { live in
+        try await TestAuthServer.run { oauth in
             func sequence(_ username: String) async throws -> [Outcome] {
-                var outcomes = try await Self.attempts(live, username, "guess", times: 7)
-                live.clock.advance(by: 1.0)
-                outcomes += try await Self.attempts(live, username, "guess", times: 2)
+                var outcomes = try await Self.attempts(oauth, username, "guess", times: 7)
+                oauth.clock.advance(by: 1.0)
+                outcomes += try await Self.attempts(oauth, username, "guess", times: 2)
                 return outcomes
             }
             let known = try await sequence("ana@example.com")
@@ -103,22 +103,24 @@ struct SignInThrottleTests {
 
     @Test("the client address is throttled over every account; X-Forwarded-For is used only when trusted")
     func perAddress() async throws {
-        try await LiveAuthServer.run(configure: { $0.signInThrottle.trustsForwardedFor = true }) { live async throws in
+        try await TestAuthServer.run(
+            overSocket: true, configure: { $0.signInThrottle.trustsForwardedFor = true }
+        ) { oauth async throws in
             let attacker = ["X-Forwarded-For": "198.51.100.1, 203.0.113.7"]
             for index in 0..<20 {
-                #expect(try await Self.attempts(live, "user\(index)", "guess", headers: attacker) == [Self.wrong])
+                #expect(try await Self.attempts(oauth, "user\(index)", "guess", headers: attacker) == [Self.wrong])
             }
-            #expect(try await Self.attempts(live, "someone-new", "guess", headers: attacker) == [Self.locked(1)])
+            #expect(try await Self.attempts(oauth, "someone-new", "guess", headers: attacker) == [Self.locked(1)])
             let neighbour = ["X-Forwarded-For": "198.51.100.1, 203.0.113.8"]
-            #expect(try await Self.attempts(live, "someone-new", "guess", headers: neighbour) == [Self.wrong])
+            #expect(try await Self.attempts(oauth, "someone-new", "guess", headers: neighbour) == [Self.wrong])
         }
-        // Not trusted: the header is ignored, every attempt comes from 127.0.0.1.
-        try await LiveAuthServer.run { live async throws in
+        // Not trusted: the header is ignored, every attempt comes from 127.0.0.1 (the peer address: over a socket).
+        try await TestAuthServer.run(overSocket: true) { oauth async throws in
             for index in 0..<20 {
                 let headers = ["X-Forwarded-For": "203.0.113.\(index)"]
-                #expect(try await Self.attempts(live, "user\(index)", "guess", headers: headers) == [Self.wrong])
+                #expect(try await Self.attempts(oauth, "user\(index)", "guess", headers: headers) == [Self.wrong])
             }
-            #expect(try await Self.attempts(live, "someone-new", "guess") == [Self.locked(1)])
+            #expect(try await Self.attempts(oauth, "someone-new", "guess") == [Self.locked(1)])
         }
     }
 
@@ -128,28 +130,28 @@ struct SignInThrottleTests {
         defer { folder.remove() }
         let path = folder.appending("wopi.sqlite").path
         let clock = TestClock()
-        try await LiveAuthServer.run(
+        try await TestAuthServer.run(
             throttle: try SQLiteSignInThrottleStore(database: SQLiteDatabase(path: path)), clock: clock
-        ) { live async throws in
-            #expect(try await Self.attempts(live, "ana", "guess", times: 5) == Array(repeating: Self.wrong, count: 5))
+        ) { oauth async throws in
+            #expect(try await Self.attempts(oauth, "ana", "guess", times: 5) == Array(repeating: Self.wrong, count: 5))
         }
-        try await LiveAuthServer.run(
+        try await TestAuthServer.run(
             throttle: try SQLiteSignInThrottleStore(database: SQLiteDatabase(path: path)), clock: clock
-        ) { live async throws in
-            #expect(try await Self.attempts(live, "ana", LiveAuthServer.password) == [Self.locked(1)])
+        ) { oauth async throws in
+            #expect(try await Self.attempts(oauth, "ana", TestAuthServer.password) == [Self.locked(1)])
             clock.advance(by: 1.0)
-            #expect(try await Self.attempts(live, "ana", LiveAuthServer.password).first?.status == 302)
+            #expect(try await Self.attempts(oauth, "ana", TestAuthServer.password).first?.status == 302)
         }
     }
 
     @Test("the token endpoint throttles a guessed client secret, an unknown client alike; 429 with Retry-After")
     func tokenEndpoint() async throws {
-        try await LiveAuthServer.run { live in
+        try await TestAuthServer.run { oauth in
             func guesses(_ client: String) async throws -> [String] {
                 var outcomes: [String] = []
                 for _ in 0..<6 {
-                    let reply = try await Web.postForm(
-                        live.tokenURL, [("grant_type", "authorization_code"), ("code", "x")],
+                    let reply = try await oauth.postForm(
+                        oauth.tokenURL, [("grant_type", "authorization_code"), ("code", "x")],
                         headers: ["Authorization": Web.basic(client, "guessed-secret")])
                     let error = (try? reply.json()["error"] as? String) ?? "-"
                     outcomes.append("\(reply.status) \(error) \(reply.header("Retry-After") ?? "-")")
@@ -161,10 +163,10 @@ struct SignInThrottleTests {
                 office
                     == Array(repeating: "401 invalid_client -", count: 5) + ["429 temporarily_unavailable 1"])
             #expect(try await guesses("no-such-client") == office)
-            live.clock.advance(by: 1.0)
-            let honest = try await Web.postForm(
-                live.tokenURL, [("grant_type", "authorization_code"), ("code", "x")],
-                headers: ["Authorization": Web.basic("office", LiveAuthServer.officeSecret)])
+            oauth.clock.advance(by: 1.0)
+            let honest = try await oauth.postForm(
+                oauth.tokenURL, [("grant_type", "authorization_code"), ("code", "x")],
+                headers: ["Authorization": Web.basic("office", TestAuthServer.officeSecret)])
             #expect(honest.status == 400, "the right secret passes client authentication: \(honest.text)")
             #expect(try honest.json()["error"] as? String == "invalid_grant")
         }
@@ -172,25 +174,26 @@ struct SignInThrottleTests {
 
     @Test("a flood of sign-ins runs at most the configured number of password hashes at once; the excess gets 503")
     func concurrentHashBound() async throws {
-        try await LiveAuthServer.run(configure: {
+        try await TestAuthServer.run(configure: {
             $0.passwordHasher = PasswordHasher(logN: 14)
             $0.passwordHashLimits.concurrency = 1
             $0.passwordHashLimits.queueLimit = 2
-        }) { live in
-            let page = try await Web.get(live.authorizeURL + "?" + Web.formEncode(Self.nativeQuery))
+        }) { oauth in
+            let page = try await oauth.get(oauth.authorizeURL + "?" + Web.formEncode(Self.nativeQuery))
             let outcomes = try await withThrowingTaskGroup(of: Outcome.self) { group in
                 for index in 0..<12 {
                     group.addTask {
                         let fields = page.hiddenFields + [("username", "flood\(index)"), ("password", "guess")]
                         return Self.outcome(
-                            try await Web.postForm(live.authorizeURL, fields, headers: ["Cookie": page.cookie ?? ""]))
+                            try await oauth.postForm(oauth.authorizeURL, fields, headers: ["Cookie": page.cookie ?? ""])
+                        )
                     }
                 }
                 var outcomes: [Outcome] = []
                 for try await outcome in group { outcomes.append(outcome) }
                 return outcomes
             }
-            #expect(await live.server.hashLimiter.peak == 1)
+            #expect(await oauth.server.hashLimiter.peak == 1)
             let busy = outcomes.filter { $0.status == 503 }
             #expect(!busy.isEmpty, "\(outcomes)")
             #expect(busy.allSatisfy { $0.retryAfter == "5" && $0.message?.hasPrefix("The server is busy") == true })

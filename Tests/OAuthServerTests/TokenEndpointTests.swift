@@ -9,17 +9,17 @@ import WOPITestSupport
 struct TokenEndpointTests {
     @Test("a replayed code is refused and revokes every token it issued")
     func codeReplay() async throws {
-        try await LiveAuthServer.run { live in
-            let code = try await live.officeCode()
-            let first = try await live.redeemOfficeCode(code)
+        try await TestAuthServer.run { oauth in
+            let code = try await oauth.officeCode()
+            let first = try await oauth.redeemOfficeCode(code)
             #expect(first.status == 200)
             let tokens = try first.json()
-            #expect(try await live.isValid(tokens["access_token"]))
-            let second = try await live.redeemOfficeCode(code)
+            #expect(try await oauth.isValid(tokens["access_token"]))
+            let second = try await oauth.redeemOfficeCode(code)
             #expect(second.status == 400)
             #expect(try second.json()["error"] as? String == "invalid_grant")
-            #expect(try await !live.isValid(tokens["access_token"]))
-            let refresh = try await live.refreshOffice(try #require(tokens["refresh_token"] as? String))
+            #expect(try await !oauth.isValid(tokens["access_token"]))
+            let refresh = try await oauth.refreshOffice(try #require(tokens["refresh_token"] as? String))
             #expect(refresh.status == 400)
             #expect(try refresh.json()["error"] as? String == "invalid_grant")
         }
@@ -27,10 +27,10 @@ struct TokenEndpointTests {
 
     @Test("a code expires after 10 minutes")
     func codeExpiry() async throws {
-        try await LiveAuthServer.run(configure: { $0.codeLifetime = 3600 }) { live in
-            let code = try await live.officeCode()
-            live.clock.advance(by: 10 * 60 + 1)
-            let reply = try await live.redeemOfficeCode(code)
+        try await TestAuthServer.run(configure: { $0.codeLifetime = 3600 }) { oauth in
+            let code = try await oauth.officeCode()
+            oauth.clock.advance(by: 10 * 60 + 1)
+            let reply = try await oauth.redeemOfficeCode(code)
             #expect(reply.status == 400)
             #expect(try reply.json()["error"] as? String == "invalid_grant")
         }
@@ -38,8 +38,9 @@ struct TokenEndpointTests {
 
     @Test("the token request's redirect_uri must equal the authorization request's")
     func redirectMismatch() async throws {
-        try await LiveAuthServer.run { live in
-            let reply = try await live.redeemOfficeCode(try await live.officeCode(), redirectURI: "https://localhost/x")
+        try await TestAuthServer.run { oauth in
+            let reply = try await oauth.redeemOfficeCode(
+                try await oauth.officeCode(), redirectURI: "https://localhost/x")
             #expect(reply.status == 400)
             #expect(try reply.json()["error"] as? String == "invalid_grant")
         }
@@ -47,17 +48,17 @@ struct TokenEndpointTests {
 
     @Test("a wrong or missing PKCE verifier is refused", arguments: ["wrong", "missing"])
     func wrongVerifier(_ kind: String) async throws {
-        try await LiveAuthServer.run { live in
+        try await TestAuthServer.run { oauth in
             let pkce = PKCEPair()
             let redirect = "http://127.0.0.1:7000/callback"
-            let result = try await live.authorize(
-                LiveAuthServer.query(client: "native", redirectURI: redirect, pkce: pkce))
+            let result = try await oauth.authorize(
+                TestAuthServer.query(client: "native", redirectURI: redirect, pkce: pkce))
             var form: [(name: String, value: String)] = [
                 ("grant_type", "authorization_code"), ("code", try #require(result["code"])),
                 ("redirect_uri", redirect), ("client_id", "native"),
             ]
             if kind == "wrong" { form.append(("code_verifier", PKCEPair().verifier)) }
-            let reply = try await Web.postForm(live.tokenURL, form)
+            let reply = try await oauth.postForm(oauth.tokenURL, form)
             #expect(reply.status == 400)
             #expect(try reply.json()["error"] as? String == "invalid_grant")
         }
@@ -65,14 +66,14 @@ struct TokenEndpointTests {
 
     @Test("a verifier without a challenge in the authorization request is refused")
     func verifierWithoutChallenge() async throws {
-        try await LiveAuthServer.run { live in
-            let code = try await live.officeCode()
-            let reply = try await Web.postForm(
-                live.tokenURL,
+        try await TestAuthServer.run { oauth in
+            let code = try await oauth.officeCode()
+            let reply = try await oauth.postForm(
+                oauth.tokenURL,
                 [
                     ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", "https://localhost"),
                     ("code_verifier", PKCEPair().verifier),
-                ], headers: ["Authorization": Web.basic("office", LiveAuthServer.officeSecret)])
+                ], headers: ["Authorization": Web.basic("office", TestAuthServer.officeSecret)])
             #expect(reply.status == 400)
             #expect(try reply.json()["error"] as? String == "invalid_grant")
         }
@@ -80,36 +81,36 @@ struct TokenEndpointTests {
 
     @Test("a wrong client secret is invalid_client: 401 with WWW-Authenticate via Basic, 400 via the body")
     func wrongSecret() async throws {
-        try await LiveAuthServer.run { live in
-            let code = try await live.officeCode()
+        try await TestAuthServer.run { oauth in
+            let code = try await oauth.officeCode()
             let form: [(name: String, value: String)] = [
                 ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", "https://localhost"),
             ]
-            let basic = try await Web.postForm(
-                live.tokenURL, form, headers: ["Authorization": Web.basic("office", "wrong-secret-0123456789")])
+            let basic = try await oauth.postForm(
+                oauth.tokenURL, form, headers: ["Authorization": Web.basic("office", "wrong-secret-0123456789")])
             #expect(basic.status == 401)
             #expect(basic.header("www-authenticate")?.hasPrefix("Basic") == true)
             #expect(try basic.json()["error"] as? String == "invalid_client")
-            let post = try await Web.postForm(
-                live.tokenURL, form + [("client_id", "office"), ("client_secret", "wrong-secret-0123456789")])
+            let post = try await oauth.postForm(
+                oauth.tokenURL, form + [("client_id", "office"), ("client_secret", "wrong-secret-0123456789")])
             #expect(post.status == 400)
             #expect(try post.json()["error"] as? String == "invalid_client")
-            let unknown = try await Web.postForm(
-                live.tokenURL, form + [("client_id", "ghost"), ("client_secret", "x")])
+            let unknown = try await oauth.postForm(
+                oauth.tokenURL, form + [("client_id", "ghost"), ("client_secret", "x")])
             #expect(try unknown.json()["error"] as? String == "invalid_client")
-            let noSecret = try await Web.postForm(live.tokenURL, form + [("client_id", "office")])
+            let noSecret = try await oauth.postForm(oauth.tokenURL, form + [("client_id", "office")])
             #expect(try noSecret.json()["error"] as? String == "invalid_client")
             // The failed attempts did not burn the code.
-            #expect(try await live.redeemOfficeCode(code).status == 200)
+            #expect(try await oauth.redeemOfficeCode(code).status == 200)
         }
     }
 
     @Test("a code issued to one client cannot be redeemed by another")
     func codeForOtherClient() async throws {
-        try await LiveAuthServer.run { live in
-            let code = try await live.officeCode()
-            let reply = try await Web.postForm(
-                live.tokenURL,
+        try await TestAuthServer.run { oauth in
+            let code = try await oauth.officeCode()
+            let reply = try await oauth.postForm(
+                oauth.tokenURL,
                 [
                     ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", "https://localhost"),
                     ("client_id", "native"),
@@ -121,21 +122,22 @@ struct TokenEndpointTests {
 
     @Test("malformed token requests get RFC 6749 §5.2 errors")
     func malformed() async throws {
-        try await LiveAuthServer.run { live in
-            let auth = ["Authorization": Web.basic("office", LiveAuthServer.officeSecret)]
-            let grant = try await Web.postForm(live.tokenURL, [("grant_type", "password")], headers: auth)
+        try await TestAuthServer.run { oauth in
+            let auth = ["Authorization": Web.basic("office", TestAuthServer.officeSecret)]
+            let grant = try await oauth.postForm(oauth.tokenURL, [("grant_type", "password")], headers: auth)
             #expect(try grant.json()["error"] as? String == "unsupported_grant_type")
-            let missing = try await Web.postForm(live.tokenURL, [("grant_type", "authorization_code")], headers: auth)
+            let missing = try await oauth.postForm(
+                oauth.tokenURL, [("grant_type", "authorization_code")], headers: auth)
             #expect(try missing.json()["error"] as? String == "invalid_request")
-            let json = try await Web.send(
-                .POST, live.tokenURL, headers: auth.merging(["Content-Type": "application/json"]) { a, _ in a },
+            let json = try await oauth.send(
+                .POST, oauth.tokenURL, headers: auth.merging(["Content-Type": "application/json"]) { a, _ in a },
                 body: "{}")
             #expect(json.status == 400)
             #expect(try json.json()["error"] as? String == "invalid_request")
-            let repeated = try await Web.postForm(
-                live.tokenURL, [("grant_type", "refresh_token"), ("grant_type", "refresh_token")], headers: auth)
+            let repeated = try await oauth.postForm(
+                oauth.tokenURL, [("grant_type", "refresh_token"), ("grant_type", "refresh_token")], headers: auth)
             #expect(try repeated.json()["error"] as? String == "invalid_request")
-            let get = try await Web.get(live.tokenURL)
+            let get = try await oauth.get(oauth.tokenURL)
             #expect(get.status == 405)
         }
     }
@@ -143,8 +145,8 @@ struct TokenEndpointTests {
     @Test("a replay whose revocation lands between the first redemption and its tokens: no token is issued")
     func replayDuringRedemption() async throws {
         let store = ReplayDuringRedemptionStore()
-        try await LiveAuthServer.run(store: store) { live in
-            let reply = try await live.redeemOfficeCode(try await live.officeCode())
+        try await TestAuthServer.run(store: store) { oauth in
+            let reply = try await oauth.redeemOfficeCode(try await oauth.officeCode())
             #expect(reply.status == 400)
             #expect(try reply.json()["error"] as? String == "invalid_grant")
             #expect((try reply.json()["error_description"] as? String)?.contains("at the same time") == true)
@@ -165,116 +167,116 @@ struct TokenEndpointTests {
 
     @Test("refresh rotates the refresh token; reusing an old one revokes the whole family")
     func refreshRotation() async throws {
-        try await LiveAuthServer.run { live in
-            let first = try await live.officeTokens()
+        try await TestAuthServer.run { oauth in
+            let first = try await oauth.officeTokens()
             let refresh1 = try #require(first["refresh_token"] as? String)
-            let rotated = try await live.refreshOffice(refresh1)
+            let rotated = try await oauth.refreshOffice(refresh1)
             #expect(rotated.status == 200)
             #expect(rotated.header("cache-control") == "no-store")
             let second = try rotated.json()
             let refresh2 = try #require(second["refresh_token"] as? String)
             #expect(refresh2 != refresh1)
-            #expect(try await live.isValid(second["access_token"]))
+            #expect(try await oauth.isValid(second["access_token"]))
             // The old refresh token is used again: an attacker (or a bug) replays it.
-            let reuse = try await live.refreshOffice(refresh1)
+            let reuse = try await oauth.refreshOffice(refresh1)
             #expect(reuse.status == 400)
             #expect(try reuse.json()["error"] as? String == "invalid_grant")
-            #expect(try await !live.isValid(first["access_token"]))
-            #expect(try await !live.isValid(second["access_token"]))
-            #expect(try await live.refreshOffice(refresh2).status == 400)
+            #expect(try await !oauth.isValid(first["access_token"]))
+            #expect(try await !oauth.isValid(second["access_token"]))
+            #expect(try await oauth.refreshOffice(refresh2).status == 400)
         }
     }
 
     @Test("a refresh cannot widen the scope and is bound to its client")
     func refreshScopeAndClient() async throws {
-        try await LiveAuthServer.run { live in
-            let tokens = try await live.officeTokens()
+        try await TestAuthServer.run { oauth in
+            let tokens = try await oauth.officeTokens()
             let refresh = try #require(tokens["refresh_token"] as? String)
-            let wider = try await Web.postForm(
-                live.tokenURL, [("grant_type", "refresh_token"), ("refresh_token", refresh), ("scope", "wopi admin")],
-                headers: ["Authorization": Web.basic("office", LiveAuthServer.officeSecret)])
+            let wider = try await oauth.postForm(
+                oauth.tokenURL, [("grant_type", "refresh_token"), ("refresh_token", refresh), ("scope", "wopi admin")],
+                headers: ["Authorization": Web.basic("office", TestAuthServer.officeSecret)])
             #expect(try wider.json()["error"] as? String == "invalid_scope")
-            let other = try await Web.postForm(
-                live.tokenURL, [("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", "native")])
+            let other = try await oauth.postForm(
+                oauth.tokenURL, [("grant_type", "refresh_token"), ("refresh_token", refresh), ("client_id", "native")])
             #expect(try other.json()["error"] as? String == "invalid_grant")
-            #expect(try await live.refreshOffice(refresh).status == 200)
+            #expect(try await oauth.refreshOffice(refresh).status == 200)
         }
     }
 
     @Test("only the scopes the server defines are granted: others are left out, a request of none is refused")
     func scopesAreNarrowed() async throws {
-        try await LiveAuthServer.run { live in
+        try await TestAuthServer.run { oauth in
             let office = { (scope: String) in
-                LiveAuthServer.query(client: "office", redirectURI: "https://localhost", extra: [("scope", scope)])
+                TestAuthServer.query(client: "office", redirectURI: "https://localhost", extra: [("scope", scope)])
             }
-            let refused = try await live.openSignIn(office("admin"))
+            let refused = try await oauth.openSignIn(office("admin"))
             #expect(refused.status == 302)
             #expect(refused.locationQuery["error"] == "invalid_scope")
-            let narrowed = try await live.authorize(office("wopi admin"))
-            let tokens = try await live.redeemOfficeCode(try #require(narrowed["code"])).json()
+            let narrowed = try await oauth.authorize(office("wopi admin"))
+            let tokens = try await oauth.redeemOfficeCode(try #require(narrowed["code"])).json()
             #expect(tokens["scope"] as? String == "wopi", "RFC 6749 §3.3: the response says the narrower scope")
         }
     }
 
     @Test("an access token expires after its lifetime; a refresh token after its own")
     func expiry() async throws {
-        try await LiveAuthServer.run { live in
-            let tokens = try await live.officeTokens()
-            live.clock.advance(by: 3601)
-            #expect(try await !live.isValid(tokens["access_token"]))
-            let refreshed = try await live.refreshOffice(try #require(tokens["refresh_token"] as? String))
+        try await TestAuthServer.run { oauth in
+            let tokens = try await oauth.officeTokens()
+            oauth.clock.advance(by: 3601)
+            #expect(try await !oauth.isValid(tokens["access_token"]))
+            let refreshed = try await oauth.refreshOffice(try #require(tokens["refresh_token"] as? String))
             #expect(refreshed.status == 200)
-            live.clock.advance(by: 31 * 24 * 3600)
-            let late = try await live.refreshOffice(try #require(try refreshed.json()["refresh_token"] as? String))
+            oauth.clock.advance(by: 31 * 24 * 3600)
+            let late = try await oauth.refreshOffice(try #require(try refreshed.json()["refresh_token"] as? String))
             #expect(late.status == 400)
         }
     }
 
     @Test("revocation: access token alone, refresh token with its family, unknown tokens answer 200")
     func revocation() async throws {
-        try await LiveAuthServer.run { live in
-            let auth = ["Authorization": Web.basic("office", LiveAuthServer.officeSecret)]
-            let a = try await live.officeTokens()
-            let revokeAccess = try await Web.postForm(
-                live.revokeURL, [("token", try #require(a["access_token"] as? String))], headers: auth)
+        try await TestAuthServer.run { oauth in
+            let auth = ["Authorization": Web.basic("office", TestAuthServer.officeSecret)]
+            let a = try await oauth.officeTokens()
+            let revokeAccess = try await oauth.postForm(
+                oauth.revokeURL, [("token", try #require(a["access_token"] as? String))], headers: auth)
             #expect(revokeAccess.status == 200)
-            #expect(try await !live.isValid(a["access_token"]))
-            let refreshed = try await live.refreshOffice(try #require(a["refresh_token"] as? String))
+            #expect(try await !oauth.isValid(a["access_token"]))
+            let refreshed = try await oauth.refreshOffice(try #require(a["refresh_token"] as? String))
             #expect(refreshed.status == 200)
 
-            let b = try await live.officeTokens()
-            let revokeRefresh = try await Web.postForm(
-                live.revokeURL,
+            let b = try await oauth.officeTokens()
+            let revokeRefresh = try await oauth.postForm(
+                oauth.revokeURL,
                 [("token", try #require(b["refresh_token"] as? String)), ("token_type_hint", "refresh_token")],
                 headers: auth)
             #expect(revokeRefresh.status == 200)
-            #expect(try await !live.isValid(b["access_token"]))
-            #expect(try await live.refreshOffice(try #require(b["refresh_token"] as? String)).status == 400)
+            #expect(try await !oauth.isValid(b["access_token"]))
+            #expect(try await oauth.refreshOffice(try #require(b["refresh_token"] as? String)).status == 400)
 
-            let unknown = try await Web.postForm(live.revokeURL, [("token", "no-such-token")], headers: auth)
+            let unknown = try await oauth.postForm(oauth.revokeURL, [("token", "no-such-token")], headers: auth)
             #expect(unknown.status == 200)
             // Another client cannot revoke Office's tokens.
-            let c = try await live.officeTokens()
-            let foreign = try await Web.postForm(
-                live.revokeURL, [("token", try #require(c["access_token"] as? String)), ("client_id", "native")])
+            let c = try await oauth.officeTokens()
+            let foreign = try await oauth.postForm(
+                oauth.revokeURL, [("token", try #require(c["access_token"] as? String)), ("client_id", "native")])
             #expect(foreign.status == 200)
-            #expect(try await live.isValid(c["access_token"]))
-            let unauthenticated = try await Web.postForm(
-                live.revokeURL, [("token", "x")], headers: ["Authorization": Web.basic("office", "wrong")])
+            #expect(try await oauth.isValid(c["access_token"]))
+            let unauthenticated = try await oauth.postForm(
+                oauth.revokeURL, [("token", "x")], headers: ["Authorization": Web.basic("office", "wrong")])
             #expect(unauthenticated.status == 401)
         }
     }
 
     @Test("the metadata document lists the endpoints and capabilities (RFC 8414)")
     func metadata() async throws {
-        try await LiveAuthServer.run { live in
-            let reply = try await Web.get(live.baseURL + "/.well-known/oauth-authorization-server")
+        try await TestAuthServer.run { oauth in
+            let reply = try await oauth.get(oauth.baseURL + "/.well-known/oauth-authorization-server")
             #expect(reply.status == 200)
             let json = try reply.json()
-            #expect(json["issuer"] as? String == live.baseURL)
-            #expect(json["authorization_endpoint"] as? String == live.authorizeURL)
-            #expect(json["token_endpoint"] as? String == live.tokenURL)
-            #expect(json["revocation_endpoint"] as? String == live.revokeURL)
+            #expect(json["issuer"] as? String == oauth.baseURL)
+            #expect(json["authorization_endpoint"] as? String == oauth.authorizeURL)
+            #expect(json["token_endpoint"] as? String == oauth.tokenURL)
+            #expect(json["revocation_endpoint"] as? String == oauth.revokeURL)
             #expect(json["code_challenge_methods_supported"] as? [String] == ["S256"])
             #expect(json["response_types_supported"] as? [String] == ["code"])
             #expect(json["grant_types_supported"] as? [String] == ["authorization_code", "refresh_token"])

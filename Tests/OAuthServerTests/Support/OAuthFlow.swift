@@ -19,7 +19,7 @@ struct PKCEPair {
     }
 }
 
-extension LiveAuthServer {
+extension TestAuthServer {
     /// The query of an authorization request.
     static func query(
         client: String, redirectURI: String?, state: String? = "st-1", pkce: PKCEPair? = nil,
@@ -37,19 +37,19 @@ extension LiveAuthServer {
 
     /// `GET /oauth2/authorize?query`.
     func openSignIn(_ query: [(name: String, value: String)]) async throws -> Web.Reply {
-        try await Web.get(authorizeURL + "?" + Web.formEncode(query))
+        try await get(authorizeURL + "?" + Web.formEncode(query))
     }
 
     /// Submits the sign-in form of `page` as a browser would (hidden fields and cookie included).
     func submit(
-        _ page: Web.Reply, username: String = "ana", password: String = LiveAuthServer.password,
+        _ page: Web.Reply, username: String = "ana", password: String = TestAuthServer.password,
         alter: ([(name: String, value: String)]) -> [(name: String, value: String)] = { $0 }, sendCookie: Bool = true,
         cookie: String? = nil
     ) async throws -> Web.Reply {
         let fields = alter(page.hiddenFields + [("username", username), ("password", password)])
         var headers: [String: String] = [:]
         if sendCookie, let cookie = cookie ?? page.cookie { headers["Cookie"] = cookie }
-        return try await Web.postForm(authorizeURL, fields, headers: headers)
+        return try await postForm(authorizeURL, fields, headers: headers)
     }
 
     /// Signs Ana in and returns the final redirect's query (`code`, `state`, `iss`, …).
@@ -69,14 +69,14 @@ extension LiveAuthServer {
 
     /// Redeems a code for Office with `client_secret_basic`.
     func redeemOfficeCode(_ code: String, redirectURI: String = "https://localhost") async throws -> Web.Reply {
-        try await Web.postForm(
+        try await postForm(
             tokenURL, [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI)],
             headers: ["Authorization": Web.basic("office", Self.officeSecret)])
     }
 
     /// Refreshes with Office's credentials.
     func refreshOffice(_ refreshToken: String) async throws -> Web.Reply {
-        try await Web.postForm(
+        try await postForm(
             tokenURL, [("grant_type", "refresh_token"), ("refresh_token", refreshToken)],
             headers: ["Authorization": Web.basic("office", Self.officeSecret)])
     }

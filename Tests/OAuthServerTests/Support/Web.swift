@@ -4,29 +4,20 @@ import NIOCore
 import NIOHTTP1
 import WOPITestSupport
 
-/// ``TestHTTP`` with the OAuth shorthands: form posts, Basic credentials, the sign-in page's fields.
-enum Web {
-    typealias Reply = TestHTTP.Reply
-
-    static func send(
-        _ method: HTTPMethod, _ url: String, headers: [String: String] = [:], body: String? = nil
-    ) async throws -> Reply {
-        try await TestHTTP.send(
-            method, url, headers: headers.map { ($0.key, $0.value) }, body: body.map(ByteBuffer.init))
-    }
-
-    static func get(_ url: String, headers: [String: String] = [:]) async throws -> Reply {
-        try await send(.GET, url, headers: headers)
-    }
-
+extension HarnessHTTP {
     /// Posts `fields` form-encoded.
-    static func postForm(
+    func postForm(
         _ url: String, _ fields: [(name: String, value: String)], headers: [String: String] = [:]
-    ) async throws -> Reply {
+    ) async throws -> Web.Reply {
         var headers = headers
         headers["Content-Type"] = "application/x-www-form-urlencoded"
-        return try await send(.POST, url, headers: headers, body: formEncode(fields))
+        return try await send(.POST, url, headers: headers, body: Web.formEncode(fields))
     }
+}
+
+/// The OAuth shorthands: form encoding, Basic credentials, the sign-in page's fields.
+enum Web {
+    typealias Reply = TestHTTP.Reply
 
     static func formEncode(_ fields: [(name: String, value: String)]) -> String {
         fields.map { encode($0.name) + "=" + encode($0.value) }.joined(separator: "&")

@@ -9,9 +9,9 @@ import WOPITesting
 
 /// A WOPI host driven in-process (`WOPITestClient`: no socket) for the duration of a test body. Its requests go
 /// through the same routes a deployment serves; the HTTP adapter's own socket tests are `WOPIServerHummingbird`'s.
-struct TestHost: InProcessHTTP {
+struct TestHost: HarnessHTTP {
     let host: WOPIHost
-    let client: WOPITestClient
+    let client: WOPITestClient?
     let baseURL = WOPITestClient.origin
     let user = "ana"
 

@@ -3,22 +3,29 @@ public import NIOCore
 public import NIOHTTP1
 public import WOPITesting
 
-/// ``HTTP``'s calls, sent in-process through a `WOPITestClient` instead of a socket: the same arguments and the same
-/// ``TestHTTP/Reply``, so a suite moves off sockets by calling `harness.get(…)` where it called `HTTP.get(…)`.
-public protocol InProcessHTTP: Sendable {
-    /// The client the requests go through.
-    var client: WOPITestClient { get }
+/// ``HTTP``'s calls from a test harness: in-process through a `WOPITestClient`, or over a socket with ``TestHTTP``
+/// when the harness runs a real server (a browser, or a test of the peer address, needs one). The same arguments
+/// and the same ``TestHTTP/Reply`` either way, so a suite moves off sockets by calling `harness.get(…)` where it
+/// called `HTTP.get(…)`.
+public protocol HarnessHTTP: Sendable {
+    /// The in-process client requests go through; `nil` when the harness listens on a socket.
+    var client: WOPITestClient? { get }
 }
 
-extension InProcessHTTP {
-    /// Sends one request; `url` may be absolute (its origin is dropped) or a path.
+extension HarnessHTTP {
+    /// Sends one request. In-process, `url` may be absolute (its origin is dropped) or a path; over a socket it is
+    /// absolute.
     public func send(
         _ method: HTTPMethod, _ url: String, headers: [String: String] = [:], body: String? = nil,
         bodyBuffer: ByteBuffer? = nil
     ) async throws -> TestHTTP.Reply {
+        guard let client else {
+            return try await TestHTTP.send(
+                method, url, headers: headers.map { ($0.key, $0.value) }, body: bodyBuffer ?? body.map(ByteBuffer.init))
+        }
         var fields = HTTPFields()
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
-            guard let name = HTTPField.Name(name) else { throw InProcessHTTPError.invalidHeaderName(name) }
+            guard let name = HTTPField.Name(name) else { throw HarnessHTTPError.invalidHeaderName(name) }
             fields.append(HTTPField(name: name, value: value))
         }
         let reply = try await client.send(
@@ -40,8 +47,8 @@ extension InProcessHTTP {
     }
 }
 
-/// A request an in-process harness cannot send.
-public enum InProcessHTTPError: Error {
+/// A request a harness cannot send in-process.
+public enum HarnessHTTPError: Error {
     /// `name` is not a valid HTTP field name.
     case invalidHeaderName(String)
 }

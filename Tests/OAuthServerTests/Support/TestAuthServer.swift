@@ -8,13 +8,15 @@ import WOPIServer
 import WOPIServerHummingbird
 import WOPIStorage
 import WOPITestSupport
+import WOPITesting
 
-/// A real authorization server and WOPI host (with the bootstrapper) on 127.0.0.1 with an OS-chosen port.
+/// An authorization server and WOPI host (with the bootstrapper), driven in-process (`WOPITestClient`), or on
+/// 127.0.0.1 with an OS-chosen port when `overSocket` (for a browser, or a test of the peer address).
 ///
 /// Users: `ana` (sign-in name `ana@example.com`, password ``password``). Clients: `office` (confidential, secret
 /// ``officeSecret``, redirect `https://localhost`) and `native` (public, loopback `http://127.0.0.1/callback` and
 /// `com.example.app:/oauth`). `GET /callback` answers "signed in", as a loopback redirect target for browsers.
-struct LiveAuthServer: Sendable {
+struct TestAuthServer: HarnessHTTP {
     static let password = "correct horse battery staple"
     static let officeSecret = "office-secret-0123456789abcdef"
     static let hasher = PasswordHasher(logN: 4)
@@ -22,6 +24,7 @@ struct LiveAuthServer: Sendable {
     let server: OAuthAuthorizationServer
     let host: WOPIHost
     let baseURL: String
+    let client: WOPITestClient?
     let clock: TestClock
     /// The host's shares (its policy is the owner plus these).
     let shares: InMemoryShareStore
@@ -31,13 +34,13 @@ struct LiveAuthServer: Sendable {
     var revokeURL: String { baseURL + "/oauth2/revoke" }
     var loopbackRedirect: String { baseURL + "/callback" }
 
-    /// Runs `body` against a fresh server, then shuts it down.
+    /// Runs `body` against a fresh server (in-process, or on a socket when `overSocket`), then shuts it down.
     static func run<T: Sendable>(
         store: (any OAuthStore)? = nil, throttle: any SignInThrottleStore = InMemorySignInThrottleStore(),
-        clock: TestClock = TestClock(),
+        clock: TestClock = TestClock(), overSocket: Bool = false,
         configure: @Sendable (inout OAuthAuthorizationServer.Configuration) -> Void = {
             _ in
-        }, _ body: @Sendable (LiveAuthServer) async throws -> T
+        }, _ body: @Sendable (TestAuthServer) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
@@ -67,8 +70,18 @@ struct LiveAuthServer: Sendable {
         WOPIRoutes.add(to: router, endpoints: server)
         router.get("callback") { _, _ in "signed in" }
         router.get("favicon.ico") { _, _ in Response(status: .noContent) }
+        guard overSocket else {
+            return try await WOPITestClient.run(router: router) { client in
+                try await body(
+                    TestAuthServer(
+                        server: server, host: host, baseURL: WOPITestClient.origin, client: client, clock: clock,
+                        shares: shares))
+            }
+        }
         return try await LoopbackServer.run(router, logger: logger) { baseURL in
-            try await body(LiveAuthServer(server: server, host: host, baseURL: baseURL, clock: clock, shares: shares))
+            try await body(
+                TestAuthServer(
+                    server: server, host: host, baseURL: baseURL, client: nil, clock: clock, shares: shares))
         }
     }
 
