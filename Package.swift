@@ -235,6 +235,7 @@ let package = Package(
                 "WOPIModels",
                 "WOPIStorage",
                 "WOPIOAuthCore",
+                .asyncHTTPClient,
                 .crypto,
                 .nioCore,
                 .nioPosix,

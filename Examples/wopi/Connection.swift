@@ -20,15 +20,19 @@ struct Connection: Sendable {
         let oauth = OAuthClientConfiguration(
             clientID: place.clientID, authorizationEndpoint: place.authorizationEndpoint,
             tokenEndpoint: place.tokenEndpoint, scopes: place.scopes)
+        // One HTTP client for the token endpoint and WOPI.
+        let transport = AsyncHTTPClientTransport()
         let session = try await OAuthSession.restore(
-            client: TokenEndpointClient(configuration: oauth, logger: Logger.cli), store: config.tokenStore,
-            key: place.name)
+            client: TokenEndpointClient(
+                configuration: oauth, transport: AsyncHTTPClientOAuthTransport(client: transport.client),
+                logger: Logger.cli),
+            store: config.tokenStore, key: place.name)
         guard await session.isSignedIn else {
+            try? await transport.shutdown()
             throw CLIFailure(
                 .notSignedIn,
                 "Not signed in to \(place.name); run `wopi login \(place.bootstrapperURL.absoluteString)`.")
         }
-        let transport = AsyncHTTPClientTransport()
         let client = WOPIClient(
             transport: transport, bootstrapper: place.bootstrapperURL,
             tokenProvider: OAuthSessionTokenProvider(session: session), logger: Logger.cli)

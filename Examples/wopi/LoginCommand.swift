@@ -55,11 +55,13 @@ struct LoginCommand: AsyncParsableCommand {
                 clientID: clientID, authorizationEndpoint: challenge.authorizationURI,
                 tokenEndpoint: challenge.tokenIssuanceURI, scopes: scope)
             Console.error("Opening \(challenge.authorizationURI.host ?? "the sign-in page") in your browser…")
-            let authorizer = NativeAppAuthorizer(timeout: .seconds(timeout), logger: .cli)
+            // One HTTP client for WOPI and the token endpoint; the loopback receiver is the only other stack.
+            let tokenTransport = AsyncHTTPClientOAuthTransport(client: transport.client)
+            let authorizer = NativeAppAuthorizer(transport: tokenTransport, timeout: .seconds(timeout), logger: .cli)
             let tokens = try await authorizer.authorize(configuration: oauth, userAgent: FallbackUserAgent())
             let session = OAuthSession(
-                client: TokenEndpointClient(configuration: oauth, logger: .cli), store: config.tokenStore,
-                key: placeName)
+                client: TokenEndpointClient(configuration: oauth, transport: tokenTransport, logger: .cli),
+                store: config.tokenStore, key: placeName)
             try await session.signIn(with: tokens)
             let client = WOPIClient(
                 transport: transport, bootstrapper: bootstrapper,

@@ -22,7 +22,7 @@ extension AuthorizationServerMetadata {
     /// - Returns: The metadata, or `nil` when the server has none (HTTP 404 or 410).
     /// - Throws: ``OAuthError/Code/issuerMismatch`` when the document names another issuer (RFC 8414 §3.3);
     ///   ``OAuthError/Code/invalidResponse`` or ``OAuthError/Code/transport`` when it cannot be read.
-    public static func discover(issuer: URL, transport: any OAuthHTTPTransport = URLSessionOAuthTransport())
+    public static func discover(issuer: URL, transport: any OAuthHTTPTransport = AsyncHTTPClientOAuthTransport())
         async throws(OAuthError) -> AuthorizationServerMetadata?
     {
         guard let url = wellKnownURL(for: issuer) else {

@@ -21,7 +21,7 @@ public struct NativeAppAuthorizer: Sendable {
 
     /// Creates an authorizer.
     public init(
-        transport: any OAuthHTTPTransport = URLSessionOAuthTransport(),
+        transport: any OAuthHTTPTransport = AsyncHTTPClientOAuthTransport(),
         loopback: LoopbackRedirectReceiver.Configuration = .init(), timeout: Duration = .seconds(300),
         logger: Logger = Logger(label: "WOPIOAuth")
     ) {

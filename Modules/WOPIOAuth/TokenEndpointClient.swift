@@ -23,7 +23,7 @@ public struct TokenEndpointClient: Sendable {
     ///   - logger: The logger.
     ///   - now: The clock used to turn `expires_in` into an expiry date.
     public init(
-        configuration: OAuthClientConfiguration, transport: any OAuthHTTPTransport = URLSessionOAuthTransport(),
+        configuration: OAuthClientConfiguration, transport: any OAuthHTTPTransport = AsyncHTTPClientOAuthTransport(),
         logger: Logger = Logger(label: "WOPIOAuth"), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.configuration = configuration

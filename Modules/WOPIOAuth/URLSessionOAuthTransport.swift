@@ -4,7 +4,8 @@ import Foundation
     public import FoundationNetworking
 #endif
 
-/// The default ``OAuthHTTPTransport``: an ephemeral `URLSession` (FoundationNetworking on Linux).
+/// An ``OAuthHTTPTransport`` over an ephemeral `URLSession` (FoundationNetworking on Linux), for an app that
+/// wants Foundation's stack; the default is ``AsyncHTTPClientOAuthTransport``.
 ///
 /// Fine for token and metadata requests, whose bodies are small; responses over ``maximumBodySize`` are refused.
 /// The session made by ``init(timeout:maximumBodySize:)`` does not follow redirects: a 3xx comes back as the
