@@ -14,6 +14,7 @@ extension WOPIHost {
             case .badRequest(let message):
                 throw WOPIHTTPError.badRequest(message)
             case .conflict(let currentLock, let reason):
+                metrics.lockConflicts.increment()
                 throw WOPIHTTPError.lockConflict(current: currentLock, reason: reason)
             case .proceed(.keep):
                 return current
