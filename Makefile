@@ -11,7 +11,7 @@ OWN_PROCESS = 'PostgresTests|ClusterValidatorScenarioTests'
 # swift test, with a failing pass's failures printed again at its end (where a CI log's tail shows them).
 TEST = SWIFT=$(SWIFT) scripts/swift-test.sh
 
-.PHONY: run test build lint format deps test-deps bench bench-smoke fuzz fuzz-smoke fuzz-build test-asan test-tsan docs
+.PHONY: run test build lint format deps test-deps alerts bench bench-smoke fuzz fuzz-smoke fuzz-build test-asan test-tsan docs
 
 ## make run: build and start the example host on its default storage (seeds a demo user on first start).
 run: deps
@@ -24,7 +24,7 @@ run: deps
 ## process of their own: a child that another test spawns must never inherit a descriptor open on a test mount. So
 ## do the allocation counts, which see the whole process, and the PostgreSQL suites (with the validator scenarios
 ## through nginx over 3 hosts), which start their own servers, host processes and balancer and time their failures.
-test: test-deps lint
+test: test-deps lint alerts
 	$(SWIFT) build --build-tests
 	$(TEST) --skip-build --skip FUSEMountTests --skip AllocationTests --skip $(OWN_PROCESS)
 	$(TEST) --skip-build --filter $(OWN_PROCESS)
@@ -34,6 +34,12 @@ test: test-deps lint
 	SWIFT=$(SWIFT) scripts/check-examples-standalone.sh
 	$(MAKE) bench-smoke
 	$(MAKE) fuzz-smoke
+
+## make alerts (part of make test): the Prometheus alerting rules of Examples/prometheus are valid and fire when
+## their unit tests say (promtool, from Debian's prometheus package).
+alerts:
+	promtool check rules Examples/prometheus/wopikit-alerts.yml
+	cd Examples/prometheus && promtool test rules wopikit-alerts.test.yml
 
 ## make bench: the benchmark suite on the release build (Docs/benchmarks.md): SQLite, fs and a 3-host PostgreSQL
 ## cluster (scripts/cluster.sh) side by side; prints the table and prepends it to Docs/benchmarks.md. About 15

@@ -55,6 +55,8 @@ extension Target.Dependency {
     static let serviceLifecycle = Target.Dependency.product(
         name: "ServiceLifecycle", package: "swift-service-lifecycle")
     static let unixSignals = Target.Dependency.product(name: "UnixSignals", package: "swift-service-lifecycle")
+    static let metrics = Target.Dependency.product(name: "Metrics", package: "swift-metrics")
+    static let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-prometheus")
 }
 
 let package = Package(
@@ -97,6 +99,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
     ],
     targets: [
         // MARK: Modules
@@ -113,6 +117,7 @@ let package = Package(
                 .crypto,
                 .logging,
                 .serviceLifecycle,
+                .metrics,
             ],
             path: "Modules/WOPIStorage",
             swiftSettings: swiftSettings
@@ -160,6 +165,7 @@ let package = Package(
                 .crypto,
                 .cryptoExtras,
                 .logging,
+                .metrics,
             ],
             path: "Modules/WOPIServer",
             swiftSettings: swiftSettings
@@ -183,6 +189,7 @@ let package = Package(
                 .nioCore,
                 .crypto,
                 .logging,
+                .metrics,
             ],
             path: "Modules/WOPIAuthorizationServer",
             swiftSettings: swiftSettings
@@ -212,8 +219,11 @@ let package = Package(
                 .logging,
                 .nioCore,
                 .nioHTTP1,
+                .nioPosix,
                 .serviceLifecycle,
                 .unixSignals,
+                .metrics,
+                .prometheus,
             ],
             path: "Modules/WOPIDeployment",
             swiftSettings: swiftSettings
@@ -398,6 +408,7 @@ let package = Package(
                 .nioHTTP1,
                 .httpTypes,
                 .crypto,
+                .metrics,
             ],
             path: "Examples/wopi-host",
             resources: [.copy("Samples")],
@@ -472,6 +483,7 @@ let package = Package(
         .target(
             name: "WOPIClusterTestSupport",
             dependencies: [
+                .nioHTTP1,
                 "WOPITestSupport", "PostgresStorage", .postgresNIO,
                 .logging,
                 .nioConcurrencyHelpers,
@@ -589,7 +601,7 @@ let package = Package(
             name: "ExampleHostTests",
             dependencies: [
                 .nioHTTP1,
-                "WOPITestSupport", "wopi-host", "wopikit-minimal-host",
+                "WOPITestSupport", "WOPIClusterTestSupport", "wopi-host", "wopikit-minimal-host",
                 .hummingbird(),
                 .httpTypes,
                 .logging,
@@ -613,6 +625,8 @@ let package = Package(
                 .nioCore,
                 .nioHTTP1,
                 .crypto,
+                .metrics,
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             path: "Tests/WOPIServerTests",
             exclude: ["Vectors"],

@@ -85,6 +85,13 @@ for index in $(seq 1 "$hosts"); do
   done
   address="$(grep -m1 "^listening on " "$work/host$index.log" | sed 's|^listening on http://||')"
   [ -n "$address" ] || { echo "host $index did not start:" >&2; cat "$work/host$index.log" >&2; exit 1; }
+  # Into rotation only once ready: its database answers and its data folder takes writes.
+  for _ in $(seq 1 600); do
+    curl -fsS -o /dev/null "http://$address/readyz" 2>/dev/null && break
+    kill -0 "${pids[-1]}" 2>/dev/null || { cat "$work/host$index.log" >&2; exit 1; }
+    sleep 0.1
+  done
+  curl -fsS -o /dev/null "http://$address/readyz" || { echo "host $index is not ready:" >&2; cat "$work/host$index.log" >&2; exit 1; }
   upstream+="    server $address max_fails=1 fail_timeout=2s;"$'\n'
   echo "host $index: http://$address (pid ${pids[-1]}, log $work/host$index.log, data $work/host$index)"
 done

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HummingbirdTLS
 import Logging
+import Metrics
 import WOPIAuthorizationServer
 import WOPIDeployment
 import WOPIModels
@@ -60,12 +61,26 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The WOPI client's interface language (UI_LLCC), e.g. en-US.") var uiLanguage = "en-US"
     @Option(name: .long, help: "Seconds a connection may idle, or take to send a request's headers.")
     var idleTimeout = 30
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Serve the metrics in Prometheus's format on a listener of their own, HOST:PORT (port 0 picks one).",
+            discussion: "Off by default. No token is asked: listen on loopback or an interface only Prometheus reaches."
+        ))
+    var metricsListen: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Serve the metrics at this path of the main listener, e.g. /metrics.",
+            discussion: "Off by default. Anyone who reaches the host reads them: keep the path private at your proxy."))
+    var metricsPath: String?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, not \(port).") }
         if let publicURL, !(publicURL.hasPrefix("https://") || publicURL.hasPrefix("http://")) {
             throw ValidationError("--public-url must be an http(s) URL, such as https://wopi.example.com.")
         }
+        _ = try metricsEndpoint()
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be at least 1 second.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
@@ -94,6 +109,11 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.actionURLOptions = ActionURLOptions(uiLanguage: uiLanguage)
         configuration.pages = HostPageHTML()
         configuration.idleTimeout = .seconds(idleTimeout)
+        if let metrics = try metricsEndpoint() {
+            configuration.metrics = metrics
+            // The libraries underneath (Hummingbird, postgres-nio, the garbage collector) record into the same registry.
+            MetricsSystem.bootstrap(metrics.factory)
+        }
         if noProofCheck { Console.line("warning: proof-key checking is off (--no-proof-check); development only") }
 
         let deployment = try await WOPIDeployment(stores: stores, configuration: configuration, logger: logger)
@@ -119,6 +139,27 @@ struct ServeCommand: AsyncParsableCommand {
             return .file(path)
         default:
             throw ValidationError("Give --discovery-url or --discovery-file, not both.")
+        }
+    }
+
+    /// The metrics endpoint of `--metrics-listen` or `--metrics-path`, or `nil`.
+    private func metricsEndpoint() throws -> MetricsEndpoint? {
+        switch (metricsListen, metricsPath) {
+        case (nil, nil):
+            return nil
+        case (let address?, nil):
+            guard let colon = address.lastIndex(of: ":"), let port = Int(address[address.index(after: colon)...]),
+                (0...65535).contains(port)
+            else { throw ValidationError("--metrics-listen takes HOST:PORT, such as 127.0.0.1:9464.") }
+            let host = address[..<colon].trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            return .listener(host: host, port: port)
+        case (nil, let path?):
+            guard path.hasPrefix("/"), path.count > 1 else {
+                throw ValidationError("--metrics-path must start with /, such as /metrics.")
+            }
+            return .path(path)
+        default:
+            throw ValidationError("Give --metrics-listen or --metrics-path, not both.")
         }
     }
 

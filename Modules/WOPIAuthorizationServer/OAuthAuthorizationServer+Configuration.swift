@@ -1,5 +1,6 @@
 public import Crypto
 public import Foundation
+public import Metrics
 import WOPIModels
 import WOPIOAuthCore
 public import WOPIServer
@@ -64,6 +65,9 @@ extension OAuthAuthorizationServer {
         public var signInThrottle = SignInThrottlePolicy()
         /// How many password hashes may run and wait at once.
         public var passwordHashLimits = PasswordHashLimits()
+        /// Where the server's metrics go (sign-ins by result, reused grants; Docs/operations.md); `nil` (the
+        /// default) records them through the process's `MetricsSystem`.
+        public var metricsFactory: (any MetricsFactory)?
 
         /// Creates a configuration with the defaults.
         public init() {}

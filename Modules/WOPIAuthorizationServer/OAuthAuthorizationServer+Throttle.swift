@@ -49,6 +49,7 @@ extension OAuthAuthorizationServer {
         // a lock-out ending within a millisecond is over.
         let wait = until.timeIntervalSince(now()) - 0.001
         guard wait > 0 else { return }
+        metrics.attempt(keys.principal, .throttled)
         logger.warning(
             "Attempt refused while locked out",
             metadata: ["key": "\(keys.principal)", "address": "\(keys.addressForLog)", "retryAfter": "\(wait)"])
@@ -57,6 +58,7 @@ extension OAuthAuthorizationServer {
 
     /// Counts a failure against the principal and the address, and logs it (never the password or secret).
     func recordFailure(_ keys: ThrottleKeys, what: String) async throws {
+        metrics.attempt(keys.principal, .failure)
         let policy = configuration.signInThrottle
         var metadata: Logger.Metadata = ["key": "\(keys.principal)", "address": "\(keys.addressForLog)"]
         if policy.isEnabled {
@@ -73,6 +75,7 @@ extension OAuthAuthorizationServer {
 
     /// Forgets the principal's failures after a success.
     func recordSuccess(_ keys: ThrottleKeys) async throws {
+        metrics.attempt(keys.principal, .success)
         guard configuration.signInThrottle.isEnabled else { return }
         try await throttle.resetFailures(keys.principal)
     }

@@ -45,6 +45,7 @@ extension OAuthAuthorizationServer {
         case nil:
             throw OAuthProtocolError.invalidGrant("The authorization code is unknown or expired. Sign in again.")
         case .replay(let record):
+            metrics.reused("authorization_code")
             logger.warning(
                 "Authorization code used twice: revoking every token issued from it",
                 metadata: ["client": "\(record.clientID)", "user": "\(record.userID)"])
@@ -95,6 +96,7 @@ extension OAuthAuthorizationServer {
         case nil:
             throw OAuthProtocolError.invalidGrant("The refresh token is unknown, revoked or expired. Sign in again.")
         case .replay(let record):
+            metrics.reused("refresh_token")
             logger.warning(
                 "Refresh token used twice: revoking every token of this sign-in",
                 metadata: ["client": "\(record.clientID)", "user": "\(record.userID)"])

@@ -2,6 +2,7 @@ import Crypto
 public import Foundation
 import HTTPTypes
 public import Logging
+import Metrics
 import NIOCore
 public import WOPIHTTPEdge
 import WOPIModels
@@ -40,6 +41,7 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
     let logger: Logger
     let now: @Sendable () -> Date
     package let hashLimiter: PasswordHashLimiter
+    let metrics: SignInMetrics
     /// A hash verified when the user or client is unknown, so that a miss costs as much time as a wrong password.
     private let decoyHash: String
 
@@ -66,6 +68,7 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
         self.formTokens = AuthorizationFormToken(key: configuration.formKey ?? SymmetricKey(size: .bits256))
         self.logger = logger
         self.now = now
+        self.metrics = SignInMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
         self.decoyHash = (try? configuration.passwordHasher.hash(OAuthTokenHash.randomToken())) ?? ""
     }
 

@@ -43,6 +43,9 @@ public struct DeploymentStores: Sendable {
     /// What runs beside the host while it serves (a garbage collector, a database pool): started before the HTTP
     /// server, stopped after it, in reverse order.
     public var services: @Sendable (Logger) -> [any Service]
+    /// What `GET /readyz` checks: the database answers, the data folder takes writes (the deployment adds
+    /// discovery when it has one).
+    public var readiness: [ReadinessCheck]
 
     /// The default policy: each user sees their own items, and what ``shares`` shares with them.
     public var sharingPolicy: SharingAccessPolicy { SharingAccessPolicy(storage: storage, shares: shares) }
@@ -57,7 +60,8 @@ public struct DeploymentStores: Sendable {
     public init(
         storage: any StorageBackend, locks: any LockStore, users: any UserDirectory, shares: any ShareStore,
         activities: any ActivityLog, oauth: any OAuthStore, throttle: any SignInThrottleStore,
-        keys: any SigningKeyStore, services: @escaping @Sendable (Logger) -> [any Service] = { _ in [] }
+        keys: any SigningKeyStore, services: @escaping @Sendable (Logger) -> [any Service] = { _ in [] },
+        readiness: [ReadinessCheck] = []
     ) {
         self.storage = storage
         self.locks = locks
@@ -68,6 +72,7 @@ public struct DeploymentStores: Sendable {
         self.throttle = throttle
         self.keys = keys
         self.services = services
+        self.readiness = readiness
     }
 
     /// One SQLite file, `DIRECTORY/wopi.sqlite`, holds everything, with an hourly garbage collector; the keys are
@@ -81,7 +86,8 @@ public struct DeploymentStores: Sendable {
             activities: try SQLiteActivityLog(database: database), oauth: try SQLiteOAuthStore(database: database),
             throttle: try SQLiteSignInThrottleStore(database: database),
             keys: DirectorySigningKeys(directory: directory.appendingPathComponent("secrets")),
-            services: { logger in [StorageGarbageCollector(storage: storage, logger: logger)] })
+            services: { logger in [StorageGarbageCollector(storage: storage, logger: logger)] },
+            readiness: [.database(database), .writableFolder(directory)])
     }
 
     /// The files as a directory tree people can browse (`DIRECTORY/files`), everything else in JSON files beside
@@ -94,7 +100,8 @@ public struct DeploymentStores: Sendable {
             activities: FileActivityLog(url: directory.appendingPathComponent("activities.json")),
             oauth: FileOAuthStore(url: directory.appendingPathComponent("oauth.json")),
             throttle: FileSignInThrottleStore(url: directory.appendingPathComponent("sign-in-failures.json")),
-            keys: DirectorySigningKeys(directory: directory.appendingPathComponent("secrets")))
+            keys: DirectorySigningKeys(directory: directory.appendingPathComponent("secrets")),
+            readiness: [.writableFolder(directory)])
     }
 
     /// Every store and the keys in one PostgreSQL database shared by several hosts; the pool and the garbage
@@ -109,7 +116,8 @@ public struct DeploymentStores: Sendable {
             oauth: try await PostgresOAuthStore.open(database: database),
             throttle: try await PostgresSignInThrottleStore.open(database: database),
             keys: PostgresSigningKeys(database: database),
-            services: { logger in [database, StorageGarbageCollector(storage: storage, logger: logger)] })
+            services: { logger in [database, StorageGarbageCollector(storage: storage, logger: logger)] },
+            readiness: [.database(database)])
     }
 }
 

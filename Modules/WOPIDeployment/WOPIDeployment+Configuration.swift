@@ -46,6 +46,12 @@ extension WOPIDeployment {
         public var idleTimeout: Duration = .seconds(30)
         /// The `Server` header.
         public var serverName = "wopikit"
+        /// Where the metrics are served in Prometheus's format; `nil` (the default) serves none, and the deployment
+        /// records its metrics through the process's `MetricsSystem` (any backend you bootstrapped). See
+        /// Docs/operations.md.
+        public var metrics: MetricsEndpoint?
+        /// How long `GET /readyz` waits for each ``ReadinessCheck`` before it answers `503`.
+        public var readinessTimeout: Duration = .seconds(1)
 
         /// The defaults: plain HTTP on 127.0.0.1:8080, no pages, no discovery.
         public init() {}

@@ -3,6 +3,7 @@ public import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 public import Logging
+import Metrics
 import NIOCore
 import ServiceLifecycle
 import UnixSignals
@@ -47,6 +48,10 @@ public final class WOPIDeployment: Sendable {
     /// The base URL clients reach the host at: the configured public URL, or the address it listens on.
     public let baseURL: PublicBaseURL
     let logger: Logger
+    let readiness: ReadinessProbe
+    /// Where the deployment's own metrics go: the Prometheus registry of ``Configuration/metrics``, else the
+    /// process's `MetricsSystem`.
+    let metricsFactory: any MetricsFactory
 
     /// Assembles a deployment.
     ///
@@ -66,21 +71,31 @@ public final class WOPIDeployment: Sendable {
         self.configuration = configuration
         self.logger = logger
         baseURL = PublicBaseURL(configuration.publicURL)
+        let metricsFactory = configuration.metrics?.factory ?? MetricsSystem.factory
+        self.metricsFactory = metricsFactory
         let scheme = configuration.tls == nil ? "http" : "https"
 
         var oauthConfiguration = configuration.oauth
         oauthConfiguration.issuer = oauthConfiguration.issuer ?? configuration.publicURL
         oauthConfiguration.scheme = scheme
+        oauthConfiguration.metricsFactory = oauthConfiguration.metricsFactory ?? metricsFactory
         // Every process of the deployment accepts the sign-in forms the others showed.
         oauthConfiguration.formKey = try await stores.keys.key(named: "oauth-form")
         authorizationServer = OAuthAuthorizationServer(
             store: stores.oauth, users: stores.users, throttle: stores.throttle, configuration: oauthConfiguration,
             logger: logger)
 
-        discovery = configuration.discovery.map { DiscoveryClient(source: $0, logger: logger) }
+        let discovery = configuration.discovery.map { DiscoveryClient(source: $0, logger: logger) }
+        self.discovery = discovery
+        readiness = ReadinessProbe(
+            checks: stores.readiness
+                + (discovery.map { discovery in [ReadinessCheck("discovery") { _ = try await discovery.discovery() }] }
+                    ?? []),
+            timeout: configuration.readinessTimeout, clock: ContinuousClock(), logger: logger)
         var hostConfiguration = configuration.host
         hostConfiguration.publicURL = hostConfiguration.publicURL ?? configuration.publicURL
         hostConfiguration.scheme = scheme
+        hostConfiguration.metricsFactory = hostConfiguration.metricsFactory ?? metricsFactory
         let tokenKey = try await stores.keys.key(named: "token")
         hostConfiguration.shareLinks = try await stores.shareLinks()
         if let discovery {
@@ -111,13 +126,18 @@ public final class WOPIDeployment: Sendable {
         }
     }
 
-    /// Adds every route of the deployment to `router`: WOPI and the bootstrapper, OAuth, the host pages and
-    /// `GET /health`. Mount your own routes on the same router; their requests carry the peer address too.
+    /// Adds every route of the deployment to `router`: WOPI and the bootstrapper, OAuth, the host pages, the
+    /// probes `GET /healthz` (and its older name `/health`) and `GET /readyz`, and the metrics when
+    /// ``Configuration/metrics`` puts them on a path. Mount your own routes on the same router; their requests
+    /// carry the peer address too.
     public func addRoutes(to router: Router<WOPIRequestContext>) {
         WOPIRoutes.add(to: router, host: host)
         WOPIRoutes.add(to: router, endpoints: authorizationServer)
         if let pages { WOPIRoutes.add(to: router, endpoints: pages) }
-        router.get("health") { _, _ in "ok" }
+        addProbes(to: router)
+        if let metrics = configuration.metrics, case .path(let path) = metrics.place {
+            Self.addMetrics(metrics, at: path, to: router)
+        }
     }
 
     /// The Hummingbird application of ``addRoutes(to:)`` on the configured address, with TLS and the idle timeout;
@@ -157,7 +177,8 @@ public final class WOPIDeployment: Sendable {
     /// Serves until SIGTERM or SIGINT, then shuts down in order: the HTTP server first (requests in flight
     /// finish), then the stores' services in reverse order.
     public func run(onServerRunning: @escaping @Sendable (String) async -> Void = { _ in }) async throws {
-        let services = stores.services(logger) + [try application(onServerRunning: onServerRunning)]
+        let storeServices = withMetricsFactory(metricsFactory) { stores.services(logger) }
+        let services = storeServices + metricsListener() + [try application(onServerRunning: onServerRunning)]
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()

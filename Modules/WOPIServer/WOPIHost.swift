@@ -1,6 +1,7 @@
 public import Foundation
 import HTTPTypes
 public import Logging
+import Metrics
 public import WOPIHTTPEdge
 import WOPIModels
 public import WOPIStorage
@@ -36,6 +37,7 @@ public final class WOPIHost: Sendable {
     public let activities: any ActivityLog
     let logger: Logger
     let now: @Sendable () -> Date
+    let metrics: HostMetrics
 
     /// Creates a host.
     ///
@@ -61,6 +63,7 @@ public final class WOPIHost: Sendable {
         self.activities = activities
         self.logger = logger
         self.now = now
+        metrics = HostMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
         if configuration.proofKeySource != nil, configuration.proofKeyCheckDisabled {
             logger.warning("Proof-key checking is OFF: any caller with a token is trusted. For development only.")
         }
@@ -68,14 +71,17 @@ public final class WOPIHost: Sendable {
 
     /// Answers one request. Never throws: every failure becomes the status the protocol asks for.
     public func handle(_ request: WOPIRequest) async -> WOPIResponse {
+        let start = ContinuousClock.now
+        let operation = WOPIOperation(request)
         var logger = logger
         if let id = request.headers[.wopiCorrelationID] ?? request.headers[.requestID] {
             logger[metadataKey: "correlation"] = "\(id)"
         }
         var response: WOPIResponse
         do {
-            response = try await dispatch(request, logger: logger)
+            response = try await dispatch(operation, request: request, logger: logger)
         } catch {
+            metrics.failed(with: error)
             if let veto = error as? ContentVeto {
                 logger.info("The policy refused a change", metadata: ["path": "\(request.path)", "veto": "\(veto)"])
             }
@@ -88,11 +94,16 @@ public final class WOPIHost: Sendable {
                 "method": "\(request.method)", "path": "\(request.path)",
                 "override": "\(request.headers[.wopiOverride] ?? "-")", "status": "\(response.status.code)",
             ])
+        metrics.answered(
+            operation?.name ?? WOPIOperation.notWOPIName, status: response.status.code,
+            after: ContinuousClock.now - start)
         return response
     }
 
-    private func dispatch(_ request: WOPIRequest, logger: Logger) async throws -> WOPIResponse {
-        guard let operation = WOPIOperation(request) else {
+    private func dispatch(_ operation: WOPIOperation?, request: WOPIRequest, logger: Logger) async throws
+        -> WOPIResponse
+    {
+        guard let operation else {
             throw WOPIHTTPError.notFound("No WOPI endpoint at this path.")
         }
         switch operation {

@@ -1,4 +1,5 @@
 public import Foundation
+public import Metrics
 public import WOPIModels
 
 /// How a ``WOPIHost`` behaves. Every property has a sensible default.
@@ -64,6 +65,10 @@ public struct WOPIHostConfiguration: Sendable {
     /// Development only: accept unsigned requests although ``proofKeySource`` is set. The host logs a warning
     /// when it starts with this on.
     public var proofKeyCheckDisabled: Bool = false
+    /// Where the host's metrics go (requests by operation and status, latency, lock conflicts, proof-key failures,
+    /// bytes, storage errors; Docs/operations.md); `nil` (the default) records them through the process's
+    /// `MetricsSystem`, which drops them unless the program bootstrapped a backend.
+    public var metricsFactory: (any MetricsFactory)? = nil
 
     /// Creates a configuration with the defaults.
     public init() {}

@@ -174,6 +174,12 @@ public final class PostgresPool: Service, Sendable {
         }
     }
 
+    /// Runs `SELECT 1` on a pooled connection: throws ``WOPIStorage/StorageError/Code/unavailable`` when the server
+    /// does not answer within ``Configuration/leaseTimeout``. A readiness probe's check.
+    public func ping() async throws {
+        try await execute("answer a readiness probe", "SELECT 1")
+    }
+
     /// Runs one query and returns its rows' single column.
     package func values<T: PostgresDecodable & Sendable>(
         _ action: @autoclosure () -> String, _ type: T.Type, _ query: PostgresQuery

@@ -139,6 +139,12 @@ public final class SQLiteDatabase: Sendable {
         }
     }
 
+    /// Reads one row (`SELECT 1`): throws a ``WOPIStorage/StorageError`` when the file cannot be read. A readiness
+    /// probe's check.
+    public func ping() async throws {
+        try await readStatement("answer a readiness probe") { db in _ = try Int.fetchOne(db, sql: "SELECT 1") }
+    }
+
     /// Runs `PRAGMA integrity_check` and returns its lines: `["ok"]` for a sound file.
     public func integrityCheck() async throws -> [String] {
         try await SQLiteErrorMapping.perform("check the database integrity") {

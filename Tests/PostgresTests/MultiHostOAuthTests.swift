@@ -19,7 +19,7 @@ struct MultiHostOAuthTests {
     func codeRace() async throws {
         let cluster = try await HostCluster.start(3)
         do {
-            let office = try OfficeSignIn(cluster)
+            let office = try OfficeSignIn(dataFolder: cluster.folders[0].url)
             var rounds = (issued: 0, refused: 0)
             for round in 0..<5 {
                 let code = try await office.code(at: cluster.bases[round % 3])
@@ -56,7 +56,7 @@ struct MultiHostOAuthTests {
     func refreshReuse() async throws {
         let cluster = try await HostCluster.start(3)
         do {
-            let office = try OfficeSignIn(cluster)
+            let office = try OfficeSignIn(dataFolder: cluster.folders[0].url)
             let code = try await office.code(at: cluster.bases[0])
             let first = try OfficeSignIn.fields(try await office.redeem(code, at: cluster.bases[0]))
             let refresh = try #require(first["refresh_token"])

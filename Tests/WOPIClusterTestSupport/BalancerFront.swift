@@ -112,9 +112,7 @@ package final class BalancerFront: Sendable {
     /// Kills nginx (SIGKILL: see the type's comment) and removes its folder.
     package func stop() async {
         guard let child = process.withLockedValue({ $0 }) else { return }
-        if child.isRunning { kill(child.processIdentifier, SIGKILL) }
-        while child.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
-        ChildProcesses.unregister(child.processIdentifier)
+        await child.killAndWait()
         folder.remove()
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Logging
+import Metrics
 import NIOCore
 import WOPIHTTPEdge
 import WOPIModels
@@ -61,7 +62,7 @@ extension WOPIHost {
         }
         let content = try await storage.readFile(id)
         var response = WOPIResponse(
-            status: .ok, body: .stream(ByteStream(content.body, knownLength: content.metadata.size)))
+            status: .ok, body: .stream(counted(ByteStream(content.body, knownLength: content.metadata.size))))
         response.headers[.contentType] = "application/octet-stream"
         response.setHeader(WOPIHeader.itemVersion, content.metadata.version)
         return response
@@ -84,6 +85,7 @@ extension WOPIHost {
         } catch let error as StorageError where error.code == .versionMismatch {
             throw Self.collaboraConflict()
         }
+        metrics.putFileBytes.increment(by: updated.size)
         logger.info(
             "PutFile", metadata: ["file": "\(id)", "size": "\(updated.size)", "version": "\(updated.version)"])
         var response = WOPIResponse(status: .ok)
@@ -129,6 +131,19 @@ extension WOPIHost {
             .conflict, "The file changed since the editor read it (X-COOL-WOPI-Timestamp is not its LastModifiedTime).")
         error.jsonBody = "{\"COOLStatusCode\":\(CollaboraHeader.documentChangedStatus)}"
         return error
+    }
+
+    /// GetFile's content, its bytes counted as they are sent.
+    func counted(_ content: ByteStream) -> ByteStream {
+        let sent = metrics.getFileBytes
+        return ByteStream(knownLength: content.knownLength) {
+            var iterator = content.makeAsyncIterator()
+            return {
+                guard let chunk = try await iterator.next() else { return nil }
+                sent.increment(by: chunk.readableBytes)
+                return chunk
+            }
+        }
     }
 
     /// The body, failing with `413` once it passes ``WOPIHostConfiguration/maximumFileSize``.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Metrics
 import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
@@ -15,6 +16,7 @@ extension WOPIHost {
             case .badRequest(let message):
                 throw WOPIHTTPError.badRequest(message)
             case .conflict(let currentLock, let reason):
+                metrics.lockConflicts.increment()
                 throw WOPIHTTPError.lockConflict(current: currentLock, reason: reason)
             case .proceed(.keep):
                 return current

@@ -20,6 +20,7 @@ extension WOPIHost {
             validator = try await source.proofKeyValidator()
         } catch {
             logger.error("Proof keys unavailable: request refused", metadata: ["error": "\(error)"])
+            metrics.proofKeyFailed("keysUnavailable")
             throw WOPIHTTPError(
                 .internalServerError, "Proof-key check failed (keysUnavailable): the host has no proof keys: \(error)")
         }
@@ -31,6 +32,7 @@ extension WOPIHost {
             }
         }
         guard case .invalid(let rejection) = result else { return }
+        metrics.proofKeyFailed(rejection.code.description)
         logger.warning(
             "Proof-key check failed: request refused",
             metadata: [

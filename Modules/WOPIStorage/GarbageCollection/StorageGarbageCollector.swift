@@ -1,4 +1,5 @@
 public import Logging
+public import Metrics
 public import ServiceLifecycle
 
 /// Runs ``GarbageCollectingStorage/collectGarbage()`` every ``interval`` while a host serves, so the leftovers of a
@@ -20,16 +21,24 @@ public struct StorageGarbageCollector: Service {
     public let logger: Logger
     /// The clock that times the runs; tests pass one they move forward by hand.
     public var clock: any Clock<Duration>
+    private let succeeded: Counter
+    private let failed: Counter
 
-    /// A collector of `storage`, every `interval` (an hour by default).
+    /// A collector of `storage`, every `interval` (an hour by default), counting its runs in
+    /// `wopi_gc_runs_total{result}` through `metricsFactory` (the process's `MetricsSystem` by default).
     public init(
         storage: any GarbageCollectingStorage, interval: Duration = .seconds(3600), logger: Logger,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(), metricsFactory: (any MetricsFactory)? = nil
     ) {
         self.storage = storage
         self.interval = interval
         self.logger = logger
         self.clock = clock
+        let factory = metricsFactory ?? MetricsSystem.factory
+        succeeded = Counter(
+            label: WOPIMetricName.garbageCollections, dimensions: [("result", "success")], factory: factory)
+        failed = Counter(
+            label: WOPIMetricName.garbageCollections, dimensions: [("result", "failure")], factory: factory)
     }
 
     /// Collects every ``interval`` until the service group shuts down.
@@ -46,6 +55,7 @@ public struct StorageGarbageCollector: Service {
             }
             do {
                 let report = try await storage.collectGarbage()
+                succeeded.increment()
                 logger.info(
                     "Storage garbage collection",
                     metadata: [
@@ -53,6 +63,7 @@ public struct StorageGarbageCollector: Service {
                         "retiredVersions": "\(report.retiredVersions)", "expiredLeases": "\(report.expiredLeases)",
                     ])
             } catch {
+                failed.increment()
                 logger.error(
                     "Storage garbage collection failed; it runs again later",
                     metadata: ["storage": "\(type(of: storage))", "error": "\(error)"])
