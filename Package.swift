@@ -443,7 +443,8 @@ let package = Package(
         .target(
             name: "WOPITestSupport",
             dependencies: [
-                "WOPIOAuth", "WOPIServer", "WOPIModels",
+                "WOPIOAuth", "WOPIServer", "WOPIModels", "WOPIHTTPEdge", "WOPIStorage",
+                .httpTypes,
                 .crypto,
                 .cryptoExtras,
                 .hummingbird(),

@@ -28,6 +28,10 @@ struct ServeCommand: AsyncParsableCommand {
             "App-to-app sign-in schemes for the bootstrapper challenge, as JSON.",
             discussion: #"For example {"iOS":["contoso"],"Android":["5","com.contoso.app","com.contoso.Auth"]}."#))
     var urlSchemes: String?
+    @Option(
+        name: .long,
+        help: "A user who administers the host (IsAdminUser for Collabora Online); repeat for several.")
+    var admin: [String] = []
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error.") var logLevel: String = "info"
     @Flag(
         name: .long,
@@ -95,7 +99,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.idleTimeout = .seconds(idleTimeout)
         if noProofCheck { Console.line("warning: proof-key checking is off (--no-proof-check); development only") }
 
-        let deployment = try await WOPIDeployment(stores: stores, configuration: configuration, logger: logger)
+        let policy = EditorPolicy(inner: stores.sharingPolicy, admins: Set(admin))
+        let deployment = try await WOPIDeployment(
+            stores: stores, configuration: configuration, policy: policy, logger: logger)
         defer { directory.clearServerURL() }
         try await deployment.run { url in
             try? directory.recordServerURL(publicURL ?? url)

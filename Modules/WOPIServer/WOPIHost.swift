@@ -98,6 +98,8 @@ public final class WOPIHost: Sendable {
         switch operation {
         case .bootstrap(let shortcut):
             return try await bootstrap(request, shortcut: shortcut)
+        case .getFromFileURL(let id):
+            return try await getFromFileURL(id, request: request)  // never signed (Docs/wopi-protocol.md §12)
         case .unknownItem:
             try await verifyProof(request, logger: logger)
             _ = try await authorizedToken(request)

@@ -43,6 +43,9 @@ public struct WOPIHostConfiguration: Sendable {
     /// The links GetShareUrl answers with; `nil` (the default) answers GetShareUrl with 501 and advertises no
     /// `SupportedShareUrlTypes`.
     public var shareLinks: ShareLinks? = nil
+    /// The `FileUrl` CheckFileInfo hands out, from which a WOPI client may download the content instead of calling
+    /// GetFile; `nil` (the default) sets no `FileUrl`. `WOPIDeployment` sets it from its token key.
+    public var fileURLs: FileURLs? = nil
     /// How Lock, RefreshLock and Unlock from a view-only token are answered.
     public var viewOnlyLocks: ViewOnlyLocks = .refuse
 

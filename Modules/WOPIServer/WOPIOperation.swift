@@ -27,6 +27,8 @@ enum WOPIOperation: Equatable, Sendable {
     case addActivities(ItemID)
     case enumerateFileAncestors(ItemID)
     case getFileEcosystem(ItemID)
+    /// A download from CheckFileInfo's `FileUrl`: no access token and no proof (``FileURLs``).
+    case getFromFileURL(ItemID)
 
     // MARK: Containers ("Shared with me" included, by its ID)
     case checkContainerInfo(ItemID)
@@ -107,6 +109,8 @@ enum WOPIOperation: Equatable, Sendable {
             self = getOnly(.enumerateFileAncestors(id))
         case .file(let id, .ecosystemPointer):
             self = getOnly(.getFileEcosystem(id))
+        case .file(let id, .fileURL):
+            self = getOnly(.getFromFileURL(id))
         case .container(let id, .info):
             switch override {
             case nil: self = .checkContainerInfo(id)
@@ -134,8 +138,8 @@ enum WOPIOperation: Equatable, Sendable {
         }
     }
 
-    /// What the request's access token must be for; `nil` for the bootstrapper (OAuth) and an unknown item (any
-    /// valid token, then 404).
+    /// What the request's access token must be for; `nil` for the bootstrapper (OAuth), an unknown item (any
+    /// valid token, then 404) and a `FileUrl` (its own ticket).
     var resource: AccessToken.Resource? {
         switch self {
         case .checkFileInfo(let id), .getFile(let id), .putFile(let id), .lock(let id), .unlockAndRelock(let id, _),
@@ -151,7 +155,7 @@ enum WOPIOperation: Equatable, Sendable {
             .ecosystem
         case .unsupported(let resource, _):
             resource
-        case .bootstrap, .unknownItem:
+        case .bootstrap, .unknownItem, .getFromFileURL:
             nil
         }
     }

@@ -106,7 +106,7 @@ extension WOPIHost {
         // MARK: Not operations on an item
         case .unsupported(_, let description):
             throw Self.unsupported(description)
-        case .bootstrap, .unknownItem:
+        case .bootstrap, .unknownItem, .getFromFileURL:
             throw WOPIHTTPError.notFound("No item has this ID.")  // answered before authorization
         }
     }
