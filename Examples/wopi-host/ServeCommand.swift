@@ -32,6 +32,12 @@ struct ServeCommand: AsyncParsableCommand {
         name: .long,
         help: "A user who administers the host (IsAdminUser for Collabora Online); repeat for several.")
     var admin: [String] = []
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds a lock lasts once the last editing session of the host pages was closed without an Unlock.",
+            discussion: "Without it, such a lock lapses after the protocol's 30 minutes."))
+    var lockGraceAfterClose: Int?
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error.") var logLevel: String = "info"
     @Flag(
         name: .long,
@@ -69,6 +75,9 @@ struct ServeCommand: AsyncParsableCommand {
         if let publicURL, !(publicURL.hasPrefix("https://") || publicURL.hasPrefix("http://")) {
             throw ValidationError("--public-url must be an http(s) URL, such as https://wopi.example.com.")
         }
+        if let lockGraceAfterClose, lockGraceAfterClose < 0 {
+            throw ValidationError("--lock-grace-after-close must be 0 seconds or more.")
+        }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be at least 1 second.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
@@ -90,6 +99,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.oauth.privacyStatementURL = privacyURL
         configuration.oauth.signInThrottle.trustsForwardedFor = trustForwardedFor
         configuration.host.viewOnlyLocks = acknowledgeViewOnlyLocks ? .acknowledge : .refuse
+        if let lockGraceAfterClose {
+            configuration.host.endedSessionLocks = .releaseAfterClose(grace: TimeInterval(lockGraceAfterClose))
+        }
         configuration.providerID = providerID
         configuration.urlSchemes = try parsedURLSchemes()
         configuration.discovery = try discoverySource()

@@ -36,6 +36,8 @@ public final class WOPIHost: Sendable {
     public let activities: any ActivityLog
     let logger: Logger
     let now: @Sendable () -> Date
+    /// The editing sessions the host's pages opened, for ``WOPIHostConfiguration/endedSessionLocks``.
+    let editingSessions = EditingSessions()
 
     /// Creates a host.
     ///
