@@ -106,6 +106,9 @@ public final class WOPIHost: Sendable {
             try await verifyProof(request, logger: logger)
             _ = try await authorizedToken(request)
             throw WOPIHTTPError.notFound("No item has this ID.")
+        case .getTemplate(let id) where request.header(WOPIHeader.proof) == nil:
+            // ONLYOFFICE downloads TemplateSource unsigned; the token is still checked (WOPIHost+Templates.swift).
+            return try await perform(operation, request: request, context: try await authorize(request, for: .file(id)))
         default:
             try await verifyProof(request, logger: logger)
             guard let resource = operation.resource else { throw WOPIHTTPError.notFound("No item has this ID.") }

@@ -46,6 +46,9 @@ public struct WOPIHostConfiguration: Sendable {
     /// The `FileUrl` CheckFileInfo hands out, from which a WOPI client may download the content instead of calling
     /// GetFile; `nil` (the default) sets no `FileUrl`. `WOPIDeployment` sets it from its token key.
     public var fileURLs: FileURLs? = nil
+    /// The templates new documents can be made from (``WOPIHost/createDocument(fromTemplate:named:in:for:)``), and
+    /// the references that put `TemplateSource` in their CheckFileInfo; `nil` (the default) has none.
+    public var templates: (any TemplateStore)? = nil
     /// What happens to a lock the WOPI client did not release once the file's last editing session was closed
     /// (``WOPIHost/editingSessionEnded(file:session:)``).
     public var endedSessionLocks: EndedSessionLocks = .expire

@@ -29,6 +29,8 @@ enum WOPIOperation: Equatable, Sendable {
     case getFileEcosystem(ItemID)
     /// A download from CheckFileInfo's `FileUrl`: no access token and no proof (``FileURLs``).
     case getFromFileURL(ItemID)
+    /// The template of a new empty file (CheckFileInfo's `TemplateSource`).
+    case getTemplate(ItemID)
 
     // MARK: Containers ("Shared with me" included, by its ID)
     case checkContainerInfo(ItemID)
@@ -111,6 +113,8 @@ enum WOPIOperation: Equatable, Sendable {
             self = getOnly(.getFileEcosystem(id))
         case .file(let id, .fileURL):
             self = getOnly(.getFromFileURL(id))
+        case .file(let id, .template):
+            self = getOnly(.getTemplate(id))
         case .container(let id, .info):
             switch override {
             case nil: self = .checkContainerInfo(id)
@@ -145,7 +149,7 @@ enum WOPIOperation: Equatable, Sendable {
         case .checkFileInfo(let id), .getFile(let id), .putFile(let id), .lock(let id), .unlockAndRelock(let id, _),
             .refreshLock(let id), .unlock(let id), .getLock(let id), .putRelativeFile(let id), .renameFile(let id),
             .deleteFile(let id), .putUserInfo(let id), .getFileShareURL(let id), .addActivities(let id),
-            .enumerateFileAncestors(let id), .getFileEcosystem(let id):
+            .enumerateFileAncestors(let id), .getFileEcosystem(let id), .getTemplate(let id):
             .file(id)
         case .checkContainerInfo(let id), .createChildContainer(let id), .createChildFile(let id),
             .deleteContainer(let id), .renameContainer(let id), .getContainerShareURL(let id),

@@ -9,6 +9,8 @@ enum WOPIRoute: Equatable {
         case info = "", contents, ancestry, ecosystemPointer = "ecosystem_pointer"
         /// The `FileUrl` of ``FileURLs``: the content, with a ticket instead of an access token.
         case fileURL = "fileurl"
+        /// The template an empty file was made from (CheckFileInfo's `TemplateSource`).
+        case template
     }
     enum ContainerEndpoint: String {
         case info = "", children, ancestry, ecosystemPointer = "ecosystem_pointer"

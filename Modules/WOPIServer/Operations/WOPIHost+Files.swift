@@ -40,6 +40,7 @@ extension WOPIHost {
         info.lastModifiedTime = WOPIJSON.timestamp(file.lastModified)
         info.sha256 = file.sha256?.base64EncodedString()
         info.fileURL = fileURL(for: file.id, context: context)
+        info.templateSource = try await templateSource(for: file, context: context)
         try await policy.describe(file: file, &info, user: context.user, access: context.access)
         return info
     }
@@ -64,6 +65,7 @@ extension WOPIHost {
         } catch let error as StorageError where error.code == .versionMismatch {
             throw Self.collaboraConflict()
         }
+        try await forgetTemplate(of: id)
         logger.info(
             "PutFile", metadata: ["file": "\(id)", "size": "\(updated.size)", "version": "\(updated.version)"])
         var response = WOPIResponse(status: .ok)

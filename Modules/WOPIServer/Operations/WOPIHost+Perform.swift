@@ -44,6 +44,8 @@ extension WOPIHost {
             return try await shareURL(for: .file(context.file(id, in: storage)), request: request, context: context)
         case .addActivities(let id):
             return try await addActivities(id, request: request, context: context)
+        case .getTemplate(let id):
+            return try await getTemplate(id, context: context)
         case .enumerateFileAncestors(let id):
             return try .json(await ancestorsResponse(try await storage.ancestors(of: id), context: context))
         case .getFileEcosystem, .getContainerEcosystem:

@@ -60,6 +60,11 @@ struct InProcessHost: Sendable {
         return await host.handle(WOPIRequest(head: head, body: stream))
     }
 
+    /// A GET of `target` as it is (a URL the host handed out, below its public URL).
+    static func get(_ target: String) -> WOPIRequest {
+        WOPIRequest(head: HTTPRequest(method: .get, scheme: "http", authority: "wopi.test", path: target))
+    }
+
     /// The file's content as text.
     func content(_ file: ItemID) async throws -> String {
         String(buffer: try await storage.readFile(file).body.collect(upTo: 1 << 20))

@@ -16,10 +16,12 @@ struct LiveHost: Sendable {
 
     var wopiRoot: String { baseURL + "/wopi" }
 
-    /// Runs `body` against a host over `storage`, then shuts the server down.
+    /// Runs `body` against a host over `storage` (on `clock`, when given: lock expiry and token checks), then shuts
+    /// the server down.
     static func run<T: Sendable>(
         storage: any StorageBackend = InMemoryStorage(), configuration: WOPIHostConfiguration = WOPIHostConfiguration(),
-        policy: any AccessPolicy = OwnerAccessPolicy(), _ body: @Sendable (LiveHost) async throws -> T
+        policy: any AccessPolicy = OwnerAccessPolicy(), clock: TestClock? = nil,
+        _ body: @Sendable (LiveHost) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
@@ -29,10 +31,12 @@ struct LiveHost: Sendable {
             await users.save(
                 WOPIUser(id: name, signInName: "\(name)@example.com", displayName: name.capitalized, passwordHash: nil))
         }
+        let now: @Sendable () -> Date
+        if let clock { now = clock.dateSource } else { now = { Foundation.Date() } }
         let host = WOPIHost(
-            storage: storage, locks: InMemoryLockStore(), users: users,
+            storage: storage, locks: InMemoryLockStore(now: now), users: users,
             tokens: AccessTokenSigner(key: SymmetricKey(size: .bits256)), configuration: configuration, policy: policy,
-            logger: logger)
+            logger: logger, now: now)
         let router = Router()
         WOPIRoutes.add(to: router, host: host)
         return try await LoopbackServer.run(router, logger: logger) { baseURL in
