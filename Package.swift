@@ -465,7 +465,7 @@ let package = Package(
         .target(
             name: "WOPITestSupport",
             dependencies: [
-                "WOPIOAuth", "WOPIServer", "WOPIModels", "WOPITesting",
+                "WOPIOAuth", "WOPIServer", "WOPIModels", "WOPIHTTPEdge", "WOPIStorage", "WOPITesting",
                 .httpTypes,
                 .crypto,
                 .cryptoExtras,

@@ -30,6 +30,16 @@ struct ServeCommand: AsyncParsableCommand {
             "App-to-app sign-in schemes for the bootstrapper challenge, as JSON.",
             discussion: #"For example {"iOS":["contoso"],"Android":["5","com.contoso.app","com.contoso.Auth"]}."#))
     var urlSchemes: String?
+    @Option(
+        name: .long,
+        help: "A user who administers the host (IsAdminUser for Collabora Online); repeat for several.")
+    var admin: [String] = []
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Seconds a lock lasts once the last editing session of the host pages was closed without an Unlock.",
+            discussion: "Without it, such a lock lapses after the protocol's 30 minutes."))
+    var lockGraceAfterClose: Int?
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error.") var logLevel: String = "info"
     @Flag(
         name: .long,
@@ -81,6 +91,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("--public-url must be an http(s) URL, such as https://wopi.example.com.")
         }
         _ = try metricsEndpoint()
+        if let lockGraceAfterClose, lockGraceAfterClose < 0 {
+            throw ValidationError("--lock-grace-after-close must be 0 seconds or more.")
+        }
         guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be at least 1 second.") }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
@@ -102,6 +115,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.oauth.privacyStatementURL = privacyURL
         configuration.oauth.signInThrottle.trustsForwardedFor = trustForwardedFor
         configuration.host.viewOnlyLocks = acknowledgeViewOnlyLocks ? .acknowledge : .refuse
+        if let lockGraceAfterClose {
+            configuration.host.endedSessionLocks = .releaseAfterClose(grace: TimeInterval(lockGraceAfterClose))
+        }
         configuration.providerID = providerID
         configuration.urlSchemes = try parsedURLSchemes()
         configuration.discovery = try discoverySource()
@@ -116,7 +132,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if noProofCheck { Console.line("warning: proof-key checking is off (--no-proof-check); development only") }
 
-        let deployment = try await WOPIDeployment(stores: stores, configuration: configuration, logger: logger)
+        let policy = EditorPolicy(inner: stores.sharingPolicy, admins: Set(admin))
+        let deployment = try await WOPIDeployment(
+            stores: stores, configuration: configuration, policy: policy, logger: logger)
         defer { directory.clearServerURL() }
         try await deployment.run { url in
             try? directory.recordServerURL(publicURL ?? url)

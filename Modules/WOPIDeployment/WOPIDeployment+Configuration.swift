@@ -40,6 +40,10 @@ extension WOPIDeployment {
         public var pages: (any HostPageRenderer)?
         /// The UI language and other placeholders of the WOPI client's action URLs.
         public var actionURLOptions = ActionURLOptions()
+        /// How long the `FileUrl` in CheckFileInfo stays valid (``WOPIServer/FileURLs``; 5 minutes by default);
+        /// `nil` hands out no `FileUrl`, and WOPI clients download with GetFile. Ignored when ``host`` has its own
+        /// `fileURLs`.
+        public var fileURLLifetime: TimeInterval? = 5 * 60
         /// How long a page session lasts.
         public var sessionLifetime: TimeInterval = 2 * 60 * 60
         /// How long a connection may stay idle, or take to send a request's headers, before it is closed.

@@ -9,6 +9,7 @@ import ServiceLifecycle
 import UnixSignals
 public import WOPIAuthorizationServer
 import WOPIHTTPEdge
+public import WOPIModels
 public import WOPIServer
 public import WOPIServerHummingbird
 
@@ -98,6 +99,9 @@ public final class WOPIDeployment: Sendable {
         hostConfiguration.metricsFactory = hostConfiguration.metricsFactory ?? metricsFactory
         let tokenKey = try await stores.keys.key(named: "token")
         hostConfiguration.shareLinks = try await stores.shareLinks()
+        if hostConfiguration.fileURLs == nil, let lifetime = configuration.fileURLLifetime {
+            hostConfiguration.fileURLs = FileURLs(tokenKey: tokenKey, lifetime: lifetime)
+        }
         if let discovery {
             hostConfiguration.proofKeySource = discovery
             hostConfiguration.proofKeyCheckDisabled = configuration.proofKeyCheckDisabled
@@ -124,6 +128,14 @@ public final class WOPIDeployment: Sendable {
         } else {
             pages = nil
         }
+    }
+
+    /// What the WOPI client of ``Configuration/discovery`` says it can do (`/hosting/capabilities`: Collabora Online
+    /// and ONLYOFFICE; whether it makes documents from templates, converts, …), read with discovery; `nil` without
+    /// discovery, or when the client publishes no capabilities or they could not be read.
+    public func clientCapabilities() async -> WOPIClientCapabilities? {
+        guard let discovery else { return nil }
+        return try? await discovery.capabilities()
     }
 
     /// Adds every route of the deployment to `router`: WOPI and the bootstrapper, OAuth, the host pages, the

@@ -256,6 +256,23 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
     public var userCanReview: Bool?
     /// `SupportsReviewing` (ONLYOFFICE): the host supports review mode for the file.
     public var supportsReviewing: Bool?
+    /// `UserCanOnlyComment` (Collabora Online, ONLYOFFICE): the user may comment but not change the content.
+    public var userCanOnlyComment: Bool?
+    /// `UserExtraInfo` (Collabora Online): what other editors see of the user, such as `avatar` (an image URL) and
+    /// `mail`.
+    public var userExtraInfo: [String: String]?
+    /// `UserPrivateInfo` (Collabora Online): settings only the user's own session sees (for example API keys of
+    /// integrations).
+    public var userPrivateInfo: [String: String]?
+    /// `IsAdminUser` (Collabora Online): the user administers the host, and may see the server's admin settings.
+    public var isAdminUser: Bool?
+    /// `IsUserLocked` (Collabora Online): the user's plan locks premium features.
+    public var isUserLocked: Bool?
+    /// `EnableShare` (Collabora Online): show a share command that posts `UI_Share` to the host page.
+    public var enableShare: Bool?
+    /// `TemplateSource` (Collabora Online, ONLYOFFICE): the URL of a template the editor loads in place of the empty
+    /// file's content; its first save is a normal PutFile.
+    public var templateSource: String?
 
     /// Creates a CheckFileInfo body with the required properties; set the others as needed.
     public init(baseFileName: String, ownerID: String, size: Int64, version: String) {
@@ -375,5 +392,12 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
         case watermarkText = "WatermarkText"
         case userCanReview = "UserCanReview"
         case supportsReviewing = "SupportsReviewing"
+        case userCanOnlyComment = "UserCanOnlyComment"
+        case userExtraInfo = "UserExtraInfo"
+        case userPrivateInfo = "UserPrivateInfo"
+        case isAdminUser = "IsAdminUser"
+        case isUserLocked = "IsUserLocked"
+        case enableShare = "EnableShare"
+        case templateSource = "TemplateSource"
     }
 }

@@ -1,6 +1,8 @@
 /// The PutFile headers of Collabora Online, each under its current `X-COOL-WOPI-` name and the older
 /// `X-LOOL-WOPI-` one (https://sdk.collaboraonline.com/docs/advanced_integration.html).
 public enum CollaboraHeader {
+    /// The two prefixes of these headers: `X-COOL-WOPI-` and the legacy `X-LOOL-WOPI-` (which ONLYOFFICE sends).
+    public static let prefixes = ["X-COOL-WOPI-", "X-LOOL-WOPI-"]
     /// The file's `LastModifiedTime` as Collabora last read it: a PutFile whose value no longer matches gets
     /// 409 with `{"COOLStatusCode": 1010}` (the document changed behind the editor's back).
     public static let timestamp = ["X-COOL-WOPI-Timestamp", "X-LOOL-WOPI-Timestamp"]

@@ -38,6 +38,8 @@ public final class WOPIHost: Sendable {
     let logger: Logger
     let now: @Sendable () -> Date
     let metrics: HostMetrics
+    /// The editing sessions the host's pages opened, for ``WOPIHostConfiguration/endedSessionLocks``.
+    let editingSessions = EditingSessions()
 
     /// Creates a host.
     ///
@@ -109,10 +111,15 @@ public final class WOPIHost: Sendable {
         switch operation {
         case .bootstrap(let shortcut):
             return try await bootstrap(request, shortcut: shortcut)
+        case .getFromFileURL(let id):
+            return try await getFromFileURL(id, request: request)  // never signed (Docs/wopi-protocol.md §12)
         case .unknownItem:
             try await verifyProof(request, logger: logger)
             _ = try await authorizedToken(request)
             throw WOPIHTTPError.notFound("No item has this ID.")
+        case .getTemplate(let id) where request.header(WOPIHeader.proof) == nil:
+            // ONLYOFFICE downloads TemplateSource unsigned; the token is still checked (WOPIHost+Templates.swift).
+            return try await perform(operation, request: request, context: try await authorize(request, for: .file(id)))
         default:
             try await verifyProof(request, logger: logger)
             guard let resource = operation.resource else { throw WOPIHTTPError.notFound("No item has this ID.") }

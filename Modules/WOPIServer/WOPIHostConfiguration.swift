@@ -44,8 +44,32 @@ public struct WOPIHostConfiguration: Sendable {
     /// The links GetShareUrl answers with; `nil` (the default) answers GetShareUrl with 501 and advertises no
     /// `SupportedShareUrlTypes`.
     public var shareLinks: ShareLinks? = nil
+    /// The `FileUrl` CheckFileInfo hands out, from which a WOPI client may download the content instead of calling
+    /// GetFile; `nil` (the default) sets no `FileUrl`. `WOPIDeployment` sets it from its token key.
+    public var fileURLs: FileURLs? = nil
+    /// The templates new documents can be made from (``WOPIHost/createDocument(fromTemplate:named:in:for:)``), and
+    /// the references that put `TemplateSource` in their CheckFileInfo; `nil` (the default) has none.
+    public var templates: (any TemplateStore)? = nil
+    /// What happens to a lock the WOPI client did not release once the file's last editing session was closed
+    /// (``WOPIHost/editingSessionEnded(file:session:)``).
+    public var endedSessionLocks: EndedSessionLocks = .expire
     /// How Lock, RefreshLock and Unlock from a view-only token are answered.
     public var viewOnlyLocks: ViewOnlyLocks = .refuse
+
+    /// What happens to a lock whose editing sessions have all ended without the WOPI client's Unlock (an editor that
+    /// crashed, an Unlock refused for an expired token): the most common cause of a document that reopens
+    /// read-only. Collabora Online and ONLYOFFICE both hold one lock per document for all its co-editors, refresh it
+    /// while anyone edits (Collabora re-sends Lock every 15 minutes, ONLYOFFICE sends RefreshLock every 10) and
+    /// release it when the last one leaves.
+    public enum EndedSessionLocks: Sendable, Hashable {
+        /// The lock lapses ``WOPIHostConfiguration/lockDuration`` (the protocol's 30 minutes) after its last Lock or
+        /// RefreshLock, whatever the host pages saw.
+        case expire
+        /// When the user closes the file's last editing session explicitly, the lock lapses `grace` later (unless a
+        /// session still alive refreshes it): long enough for the client's exit save, which it sends with the lock
+        /// after the last user left.
+        case releaseAfterClose(grace: TimeInterval)
+    }
 
     /// How the host answers lock operations from a user who may only view.
     public enum ViewOnlyLocks: Sendable, Hashable {

@@ -27,6 +27,10 @@ enum WOPIOperation: Equatable, Sendable {
     case addActivities(ItemID)
     case enumerateFileAncestors(ItemID)
     case getFileEcosystem(ItemID)
+    /// A download from CheckFileInfo's `FileUrl`: no access token and no proof (``FileURLs``).
+    case getFromFileURL(ItemID)
+    /// The template of a new empty file (CheckFileInfo's `TemplateSource`).
+    case getTemplate(ItemID)
 
     // MARK: Containers ("Shared with me" included, by its ID)
     case checkContainerInfo(ItemID)
@@ -107,6 +111,10 @@ enum WOPIOperation: Equatable, Sendable {
             self = getOnly(.enumerateFileAncestors(id))
         case .file(let id, .ecosystemPointer):
             self = getOnly(.getFileEcosystem(id))
+        case .file(let id, .fileURL):
+            self = getOnly(.getFromFileURL(id))
+        case .file(let id, .template):
+            self = getOnly(.getTemplate(id))
         case .container(let id, .info):
             switch override {
             case nil: self = .checkContainerInfo(id)
@@ -134,14 +142,14 @@ enum WOPIOperation: Equatable, Sendable {
         }
     }
 
-    /// What the request's access token must be for; `nil` for the bootstrapper (OAuth) and an unknown item (any
-    /// valid token, then 404).
+    /// What the request's access token must be for; `nil` for the bootstrapper (OAuth), an unknown item (any
+    /// valid token, then 404) and a `FileUrl` (its own ticket).
     var resource: AccessToken.Resource? {
         switch self {
         case .checkFileInfo(let id), .getFile(let id), .putFile(let id), .lock(let id), .unlockAndRelock(let id, _),
             .refreshLock(let id), .unlock(let id), .getLock(let id), .putRelativeFile(let id), .renameFile(let id),
             .deleteFile(let id), .putUserInfo(let id), .getFileShareURL(let id), .addActivities(let id),
-            .enumerateFileAncestors(let id), .getFileEcosystem(let id):
+            .enumerateFileAncestors(let id), .getFileEcosystem(let id), .getTemplate(let id):
             .file(id)
         case .checkContainerInfo(let id), .createChildContainer(let id), .createChildFile(let id),
             .deleteContainer(let id), .renameContainer(let id), .getContainerShareURL(let id),
@@ -151,7 +159,7 @@ enum WOPIOperation: Equatable, Sendable {
             .ecosystem
         case .unsupported(let resource, _):
             resource
-        case .bootstrap, .unknownItem:
+        case .bootstrap, .unknownItem, .getFromFileURL:
             nil
         }
     }

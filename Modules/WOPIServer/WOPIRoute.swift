@@ -5,7 +5,13 @@ import WOPIStorage
 /// `…/wopi*/files/{id}[/contents|/ancestry|…]`,
 /// `…/wopi*/containers/{id}[/children|…]`, `…/wopi*/ecosystem[/root_container_pointer]`, `…/wopibootstrapper`.
 enum WOPIRoute: Equatable {
-    enum FileEndpoint: String { case info = "", contents, ancestry, ecosystemPointer = "ecosystem_pointer" }
+    enum FileEndpoint: String {
+        case info = "", contents, ancestry, ecosystemPointer = "ecosystem_pointer"
+        /// The `FileUrl` of ``FileURLs``: the content, with a ticket instead of an access token.
+        case fileURL = "fileurl"
+        /// The template an empty file was made from (CheckFileInfo's `TemplateSource`).
+        case template
+    }
     enum ContainerEndpoint: String {
         case info = "", children, ancestry, ecosystemPointer = "ecosystem_pointer"
     }

@@ -1,5 +1,7 @@
 import Foundation
+import Synchronization
 import Testing
+import WOPIDeployment
 import WOPIModels
 import WOPIServer
 import WOPITestSupport
@@ -124,5 +126,89 @@ import WOPITestSupport
         let missing = DiscoveryClient(source: .file(path + ".missing"))
         let error = await #expect(throws: DiscoveryError.self) { try await missing.discovery() }
         #expect(error?.code == .fetchFailed)
+    }
+}
+
+/// `/hosting/capabilities`: read with discovery when discovery names it and the source reads URLs.
+@Suite struct ClientCapabilitiesTests {
+    /// Discovery that names capabilities, and a capabilities document a test can change.
+    final class Client: Sendable {
+        let capabilities: Mutex<String?>
+        let reads = Mutex<[String]>([])
+        let xml: String
+        init(capabilities: String?, named: Bool = true) throws {
+            self.capabilities = Mutex(capabilities)
+            xml = try TestDiscoveryXML.make(clientURL: "https://client.example", current: nil, capabilities: named)
+        }
+        var source: DiscoverySource {
+            DiscoverySource(
+                "test", fetch: { [xml] in Data(xml.utf8) },
+                fetchURL: { [self] url in
+                    reads.withLock { $0.append(url) }
+                    guard let json = capabilities.withLock({ $0 }) else { throw URLError(.cannotConnectToHost) }
+                    return Data(json.utf8)
+                })
+        }
+    }
+
+    static let collabora = #"""
+        {"convert-to":{"available":true,"endpoint":"/cool/convert-to"},"hasMobileSupport":true,"hasProxyPrefix":false,
+         "hasTemplateSaveAs":false,"hasTemplateSource":true,"hasZoteroSupport":true,
+         "productName":"Collabora Online","productVersion":"24.04.1.2","serverId":"x"}
+        """#
+    static let onlyoffice = #"""
+        {"convert-to":{"available":true,"endpoint":"/lool/convert-to"},"hasMobileSupport":true,"hasProxyPrefix":false,
+         "hasTemplateSaveAs":false,"hasTemplateSource":true,"productVersion":"9.0.0"}
+        """#
+
+    @Test("Collabora's and ONLYOFFICE's capabilities, read from the URL discovery names")
+    func readsBoth() async throws {
+        let client = try Client(capabilities: Self.collabora)
+        let discovery = DiscoveryClient(source: client.source)
+        let found = try #require(try await discovery.capabilities())
+        #expect(client.reads.withLock { $0 } == ["https://client.example/hosting/capabilities"])
+        #expect(found.productName == "Collabora Online" && found.productVersion == "24.04.1.2")
+        #expect(found.hasTemplateSource == true && found.hasTemplateSaveAs == false)
+        #expect(found.convertTo == .init(available: true, endpoint: "/cool/convert-to"))
+        let onlyoffice = try WOPIClientCapabilities(json: Data(Self.onlyoffice.utf8))
+        #expect(onlyoffice.productName == nil && onlyoffice.hasTemplateSource == true)
+        #expect(onlyoffice.convertTo?.endpoint == "/lool/convert-to")
+        let odd = try WOPIClientCapabilities(json: Data(#"{"hasTemplateSource":"yes","productName":7}"#.utf8))
+        #expect(odd == WOPIClientCapabilities(), "fields of another type count as absent")
+        #expect(throws: WOPIFormatError.self) { try WOPIClientCapabilities(json: Data("[1]".utf8)) }
+    }
+
+    @Test("refreshed with discovery; none when discovery names none; a failed read keeps discovery")
+    func refreshAndFailures() async throws {
+        let clock = TestClock()
+        let client = try Client(capabilities: Self.collabora)
+        let discovery = DiscoveryClient(source: client.source, now: clock.dateSource)
+        #expect(try await discovery.capabilities()?.hasTemplateSource == true)
+        client.capabilities.withLock { $0 = nil }
+        clock.advance(by: 13 * 3600.0)
+        #expect(try await discovery.capabilities() == nil, "a failed read says nothing")
+        _ = try await discovery.action("edit", fileName: "a.docx")
+        client.capabilities.withLock { $0 = #"{"hasTemplateSource":false}"# }
+        clock.advance(by: 13 * 3600.0)
+        #expect(try await discovery.capabilities()?.hasTemplateSource == false)
+
+        let silent = try Client(capabilities: Self.collabora, named: false)
+        #expect(try await DiscoveryClient(source: silent.source).capabilities() == nil)
+        #expect(silent.reads.withLock { $0 }.isEmpty, "Microsoft 365 publishes no capabilities: nothing is read")
+    }
+}
+
+extension ClientCapabilitiesTests {
+    @Test("the deployment exposes what the client said; none without discovery")
+    func deploymentExposesThem() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let stores = try DeploymentStores.fileSystem(directory: directory.url)
+        var configuration = WOPIDeployment.Configuration()
+        #expect(try await WOPIDeployment(stores: stores, configuration: configuration).clientCapabilities() == nil)
+        configuration.discovery = try Client(capabilities: Self.onlyoffice).source
+        configuration.proofKeyCheckDisabled = true
+        let deployment = try await WOPIDeployment(stores: stores, configuration: configuration)
+        #expect(await deployment.clientCapabilities()?.convertTo?.endpoint == "/lool/convert-to")
     }
 }

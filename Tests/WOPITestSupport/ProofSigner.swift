@@ -42,9 +42,12 @@ public struct ProofSigner: Sendable {
 }
 
 /// Discovery XML written by a test: `Word` (view, edit, editnew for `.docx`, each at `clientURL/we/ACTION.aspx`) and
-/// `OneNote` (by progid), and a proof key.
+/// `OneNote` (by progid), and a proof key; with `capabilities`, the app `Capabilities` whose `getinfo` action names
+/// `clientURL/hosting/capabilities`, as Collabora Online and ONLYOFFICE publish it.
 public enum TestDiscoveryXML {
-    public static func make(clientURL: String, current: ProofSigner?, old: ProofSigner? = nil) throws -> String {
+    public static func make(
+        clientURL: String, current: ProofSigner?, old: ProofSigner? = nil, capabilities: Bool = false
+    ) throws -> String {
         func urlsrc(_ action: String) -> String {
             "\(clientURL)/we/\(action).aspx?&lt;ui=UI_LLCC&amp;&gt;&lt;rs=DC_LLCC&amp;&gt;"
                 + "&lt;dchat=DISABLE_CHAT&amp;&gt;&lt;IsLicensedUser=BUSINESS_USER&amp;&gt;&lt;embed=EMBEDDED&amp;&gt;"
@@ -73,6 +76,7 @@ public enum TestDiscoveryXML {
                 <app name="OneNote">
                   <action name="view" progid="OneNote.Notebook" urlsrc="\(clientURL)/o/onenoteframe.aspx?&lt;wopisrc=WOPI_SOURCE&amp;&gt;"/>
                 </app>
+                \(capabilities ? #"<app name="Capabilities"><action name="getinfo" ext="" urlsrc="\#(clientURL)/hosting/capabilities"/></app>"# : "")
               </net-zone>
               \(proofKey)
             </wopi-discovery>

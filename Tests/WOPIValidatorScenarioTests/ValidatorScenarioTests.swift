@@ -130,9 +130,13 @@ struct ValidatorScenarioTests {
         try await ValidatorGroup.addActivities.check(storage: storage)
     }
 
-    /// FileUrl groups: not applicable unless the host advertises `FileUrl`.
     @Test(arguments: ValidatorTarget.Storage.allCases)
-    func capabilityGatedGroups(_ storage: ValidatorTarget.Storage) async throws {
-        try await ValidatorGroup.check(ValidatorGroup.capabilityGated, storage: storage)
+    func fileUrlUsage(_ storage: ValidatorTarget.Storage) async throws {
+        try await ValidatorGroup.fileUrlUsage.check(storage: storage)
+    }
+
+    @Test(arguments: ValidatorTarget.Storage.allCases)
+    func fileUrlViewOnly(_ storage: ValidatorTarget.Storage) async throws {
+        try await ValidatorGroup.fileUrlViewOnly.check(storage: storage)
     }
 }

@@ -132,7 +132,7 @@ struct HostPageHTML: HostPageRenderer {
               case 'App_LoadingStatus': send('Host_PostmessageReady'); break;
               case 'UI_Close': window.location.assign(cfg.closeURL); break;
               case 'UI_Edit': if (cfg.editURL) { window.location.assign(cfg.editURL); } break;
-              case 'UI_Sharing': notice('Share this link with people who have access:', cfg.shareURL); break;
+              case 'UI_Sharing': case 'UI_Share': notice('Share this link with people who have access:', cfg.shareURL); break;
               case 'UI_FileVersions': notice('This host keeps only the current version. Download it:', cfg.downloadURL); break;
               case 'File_Rename': if (values.NewName) { document.title = values.NewName; } break;
               case 'Edit_Notification': notice('Someone else is editing this document; your changes are merged.'); break;

@@ -80,6 +80,9 @@ public struct HostPageURLs: Sendable {
     public func files(in container: ItemID?) -> String {
         "\(base)/files" + (container.map { "?container=\($0)" } ?? "")
     }
+    /// The end of an editing session the host page opened (`session` is the page's own value), then the file's
+    /// folder.
+    public func close(_ id: ItemID, session: String) -> String { "\(base)/close/\(id)?session=\(session)" }
     /// The download of a file's current content.
     public func download(_ id: ItemID) -> String { "\(base)/download/\(id)" }
 }

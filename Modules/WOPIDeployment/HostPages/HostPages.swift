@@ -53,7 +53,7 @@ public struct HostPages: HTTPEndpoints {
 
     /// The paths the pages answer.
     public var paths: [String] {
-        ["/signin", "/signout", "/files", "/new", "/open/:id", "/download/:id", "/share/:token"]
+        ["/signin", "/signout", "/files", "/new", "/open/:id", "/close/:id", "/download/:id", "/share/:token"]
     }
 
     /// Answers one page request; failures are pages, never thrown.
@@ -100,6 +100,9 @@ public struct HostPages: HTTPEndpoints {
         case (.get, _) where path.hasPrefix("/open/"):
             guard let id = ItemID(rawValue: String(path.dropFirst("/open/".count))) else { return notFound }
             return try await open(id, action: request.query["action"] ?? "view", user: user, pages: pages)
+        case (.get, _) where path.hasPrefix("/close/"):
+            guard let id = ItemID(rawValue: String(path.dropFirst("/close/".count))) else { return notFound }
+            return try await close(id, session: request.query["session"], user: user, pages: pages)
         case (.get, _) where path.hasPrefix("/download/"):
             guard let id = ItemID(rawValue: String(path.dropFirst("/download/".count))) else { return notFound }
             return try await download(id, user: user)
@@ -253,10 +256,17 @@ public struct HostPages: HTTPEndpoints {
         }
         let actionURL = match.action.url(wopiSrc: wopiSrcURL, values: urlOptions.values)
         let clientOrigin = Self.origin(of: actionURL)
+        var closeURL = pages.files(in: file.parentID)
+        if edits {
+            // The page's close names its session with a value only this page knows, so no other site can close it.
+            let session = Base64URL.encode(Data(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }))
+            await host.editingSessionOpened(file: id, session: user.id + ":" + session, until: expiresAt)
+            closeURL = pages.close(id, session: session)
+        }
         let page = EditorFramePage(
             fileName: file.name, actionURL: actionURL, accessToken: token,
             accessTokenTTL: EpochMilliseconds.from(expiresAt), favIconURL: match.app.favIconURL,
-            clientOrigin: clientOrigin, closeURL: pages.files(in: file.parentID),
+            clientOrigin: clientOrigin, closeURL: closeURL,
             editURL: access.canWrite ? pages.open(id, action: "edit") : nil, shareURL: pages.open(id, action: "view"),
             downloadURL: pages.download(id))
         var response = html(.ok, renderer.frame(page))
@@ -267,6 +277,16 @@ public struct HostPages: HTTPEndpoints {
             "default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-\(scriptHash)'; "
             + "frame-src \(clientOrigin); form-action \(clientOrigin); img-src \(clientOrigin); base-uri 'none'"
         return response
+    }
+
+    /// The WOPI client's close of an editing session the host page opened: the session ends
+    /// (``WOPIHostConfiguration/endedSessionLocks``), and the user goes back to the file's folder.
+    private func close(_ id: ItemID, session: String?, user: WOPIUser, pages: HostPageURLs) async throws
+        -> WOPIResponse
+    {
+        let file = try await host.storage.file(id)
+        if let session { try await host.editingSessionEnded(file: id, session: user.id + ":" + session) }
+        return Self.redirect(pages.files(in: file.parentID))
     }
 
     private func download(_ id: ItemID, user: WOPIUser) async throws -> WOPIResponse {

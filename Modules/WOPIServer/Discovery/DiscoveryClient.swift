@@ -39,6 +39,9 @@ public actor DiscoveryClient: ProofKeySource {
         var discovery: WOPIDiscovery
         var validator: Result<ProofKeyValidator, DiscoveryError>
         var fetchedAt: Date
+        /// What the client's `/hosting/capabilities` said when discovery was loaded; `nil` when discovery names no
+        /// capabilities, the source reads no URLs, or reading them failed.
+        var capabilities: WOPIClientCapabilities?
     }
 
     /// Where the XML comes from.
@@ -109,6 +112,15 @@ public actor DiscoveryClient: ProofKeySource {
         return match
     }
 
+    /// What the WOPI client says it can do (`/hosting/capabilities`, read with discovery and refreshed with it):
+    /// `nil` when discovery names no capabilities (Microsoft 365), the source reads no URLs (``DiscoverySource/file(_:)``)
+    /// or reading them failed (logged as a warning).
+    ///
+    /// - Throws: ``DiscoveryError`` when discovery was never loaded successfully.
+    public func capabilities() async throws(DiscoveryError) -> WOPIClientCapabilities? {
+        try await current().capabilities
+    }
+
     /// The validator for discovery's current and old proof keys.
     ///
     /// - Throws: ``DiscoveryError`` when discovery is unavailable, has no proof key, or its key is unusable.
@@ -169,7 +181,9 @@ public actor DiscoveryClient: ProofKeySource {
         for warning in discovery.warnings {
             logger.warning("Discovery entry skipped", metadata: ["source": "\(source)", "warning": "\(warning)"])
         }
-        loaded = Loaded(discovery: discovery, validator: Self.validator(discovery, source), fetchedAt: now())
+        loaded = Loaded(
+            discovery: discovery, validator: Self.validator(discovery, source), fetchedAt: now(),
+            capabilities: await capabilities(of: discovery))
         lastError = nil
         logger.info(
             "Discovery loaded",
@@ -177,6 +191,25 @@ public actor DiscoveryClient: ProofKeySource {
                 "source": "\(source)", "apps": "\(discovery.netZones.flatMap(\.apps).count)",
                 "proofKey": "\(discovery.proofKey != nil)",
             ])
+    }
+
+    /// Reads the capabilities discovery names, when the source reads URLs.
+    private func capabilities(of discovery: WOPIDiscovery) async -> WOPIClientCapabilities? {
+        guard let url = discovery.capabilitiesURL, let fetchURL = source.fetchURL else { return nil }
+        do {
+            let capabilities = try WOPIClientCapabilities(json: try await fetchURL(url))
+            logger.info(
+                "WOPI client capabilities loaded",
+                metadata: [
+                    "product": "\(capabilities.productName ?? "-") \(capabilities.productVersion ?? "")",
+                    "templates": "\(capabilities.hasTemplateSource ?? false)",
+                ])
+            return capabilities
+        } catch {
+            logger.warning(
+                "The WOPI client's capabilities could not be read", metadata: ["url": "\(url)", "error": "\(error)"])
+            return nil
+        }
     }
 
     private func fail(_ error: DiscoveryError) {

@@ -5,6 +5,8 @@ extension WOPIOperation {
         switch self {
         case .checkFileInfo: "CheckFileInfo"
         case .getFile: "GetFile"
+        case .getFromFileURL: "GetFileFromFileUrl"
+        case .getTemplate: "GetTemplate"
         case .putFile: "PutFile"
         case .lock: "Lock"
         case .unlockAndRelock: "UnlockAndRelock"

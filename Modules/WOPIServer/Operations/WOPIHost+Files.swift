@@ -41,32 +41,13 @@ extension WOPIHost {
         info.fileNameMaxLength = configuration.fileNameRules.limit
         info.lastModifiedTime = WOPIJSON.timestamp(file.lastModified)
         info.sha256 = file.sha256?.base64EncodedString()
+        info.fileURL = fileURL(for: file.id, context: context)
+        info.templateSource = try await templateSource(for: file, context: context)
         try await policy.describe(file: file, &info, user: context.user, access: context.access)
         return info
     }
 
-    // MARK: - GetFile and PutFile
-
-    func getFile(_ id: ItemID, request: WOPIRequest, context: RequestContext) async throws -> WOPIResponse {
-        var maximum = Int64(Int32.max)
-        if let header = request.header(WOPIHeader.maxExpectedSize) {
-            guard let value = Int64(header.trimmingCharacters(in: .whitespaces)), value >= 0 else {
-                throw WOPIHTTPError.badRequest("X-WOPI-MaxExpectedSize must be a non-negative integer.")
-            }
-            maximum = value
-        }
-        let file = try await context.file(id, in: storage)
-        guard file.size <= maximum else {
-            throw WOPIHTTPError(
-                .preconditionFailed, "The file is \(file.size) bytes, more than X-WOPI-MaxExpectedSize.")
-        }
-        let content = try await storage.readFile(id)
-        var response = WOPIResponse(
-            status: .ok, body: .stream(counted(ByteStream(content.body, knownLength: content.metadata.size))))
-        response.headers[.contentType] = "application/octet-stream"
-        response.setHeader(WOPIHeader.itemVersion, content.metadata.version)
-        return response
-    }
+    // MARK: - PutFile (GetFile: WOPIHost+Content.swift)
 
     /// PutFile (Docs/wopi-protocol.md §4.8), with Collabora Online's timestamp check: a PutFile whose
     /// `X-COOL-WOPI-Timestamp` is not the file's `LastModifiedTime` gets 409 `{"COOLStatusCode": 1010}`, and one
@@ -75,9 +56,10 @@ extension WOPIHost {
         let content = try limited(request.body)  // a declared length over the limit: 413 before anything else
         let file = try await context.file(id, in: storage)
         try await applyLockRules(.putFile(request.header(WOPIHeader.lock), currentSize: file.size), on: id)
-        let timestamp = CollaboraHeader.timestamp.lazy.compactMap { request.header($0) }.first
+        let headers = ClientSaveHeaders(request)
+        let timestamp = headers.timestamp
         if let timestamp, !Self.sameTime(timestamp, file.lastModified) { throw Self.collaboraConflict() }
-        try await check(.putFile(file, Self.putFileDetails(request)), context: context)
+        try await check(.putFile(file, headers.details), context: context)
         let updated: FileMetadata
         do {
             updated = try await storage.writeFile(
@@ -86,36 +68,15 @@ extension WOPIHost {
             throw Self.collaboraConflict()
         }
         metrics.putFileBytes.increment(by: updated.size)
+        try await forgetTemplate(of: id)
         logger.info(
             "PutFile", metadata: ["file": "\(id)", "size": "\(updated.size)", "version": "\(updated.version)"])
         var response = WOPIResponse(status: .ok)
-        if Self.fromCollabora(request) {
+        if headers.speaksCollabora {
             response = try .json(["LastModifiedTime": WOPIJSON.timestamp(updated.lastModified)])
         }
         response.setHeader(WOPIHeader.itemVersion, updated.version)
         return response
-    }
-
-    /// What the client said about a PutFile, from its headers.
-    static func putFileDetails(_ request: WOPIRequest) -> PutFileDetails {
-        func flag(_ names: [String]) -> Bool? {
-            names.lazy.compactMap { request.header($0) }.first.map { $0.lowercased() == "true" }
-        }
-        let editors = (request.header(WOPIHeader.editors) ?? "").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        return PutFileDetails(
-            editors: editors, isAutosave: flag(CollaboraHeader.isAutosave),
-            isExitSave: flag(CollaboraHeader.isExitSave),
-            isModifiedByUser: flag(CollaboraHeader.isModifiedByUser),
-            size: request.body.knownLength ?? request.header("Content-Length").flatMap { Int64($0) })
-    }
-
-    /// Whether Collabora Online sent the request (it expects `{"LastModifiedTime": …}` back from PutFile).
-    static func fromCollabora(_ request: WOPIRequest) -> Bool {
-        request.headers.contains { field in
-            let name = field.name.canonicalName
-            return name.hasPrefix("x-cool-wopi-") || name.hasPrefix("x-lool-wopi-")
-        }
     }
 
     /// Whether a `LastModifiedTime` a client sent back names `date` (to the millisecond).

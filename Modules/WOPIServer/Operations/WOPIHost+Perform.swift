@@ -45,6 +45,8 @@ extension WOPIHost {
             return try await shareURL(for: .file(context.file(id, in: storage)), request: request, context: context)
         case .addActivities(let id):
             return try await addActivities(id, request: request, context: context)
+        case .getTemplate(let id):
+            return try await getTemplate(id, context: context)
         case .enumerateFileAncestors(let id):
             return try .json(await ancestorsResponse(try await storage.ancestors(of: id), context: context))
         case .getFileEcosystem, .getContainerEcosystem:
@@ -107,7 +109,7 @@ extension WOPIHost {
         // MARK: Not operations on an item
         case .unsupported(_, let description):
             throw Self.unsupported(description)
-        case .bootstrap, .unknownItem:
+        case .bootstrap, .unknownItem, .getFromFileURL:
             throw WOPIHTTPError.notFound("No item has this ID.")  // answered before authorization
         }
     }

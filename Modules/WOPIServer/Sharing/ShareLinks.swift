@@ -47,8 +47,7 @@ public struct ShareLinks: Sendable {
         lifetime: TimeInterval = 30 * 24 * 3600
     ) {
         self.store = store
-        let derived = HMAC<SHA256>.authenticationCode(for: Data("wopikit share links v1".utf8), using: tokenKey)
-        signer = AccessTokenSigner(key: SymmetricKey(data: Data(derived)))
+        signer = AccessTokenSigner(derivingFrom: tokenKey, purpose: "share links v1")
         let path = pagePath.hasPrefix("/") ? pagePath : "/" + pagePath
         self.pagePath = path.hasSuffix("/") ? path : path + "/"
         self.lifetime = lifetime

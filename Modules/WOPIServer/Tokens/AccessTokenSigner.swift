@@ -24,6 +24,13 @@ public struct AccessTokenSigner: Sendable {
         mac = PreparedHMAC(key: key)
     }
 
+    /// A signer whose key is derived from `key` for one `purpose` (share links, `FileUrl`s): what it mints is
+    /// not a valid access token, and no access token is valid for it.
+    package init(derivingFrom key: SymmetricKey, purpose: String) {
+        let derived = HMAC<SHA256>.authenticationCode(for: Data("wopikit \(purpose)".utf8), using: key)
+        self.init(key: SymmetricKey(data: Data(derived)))
+    }
+
     /// Mints a token for `claims`.
     public func mint(_ claims: AccessToken) -> String {
         // One per child of an EnumerateChildren: the claims' bytes are hashed and encoded in place.

@@ -1,26 +1,31 @@
 import Crypto
 import Foundation
+import Hummingbird
 import Logging
 import NIOCore
 import WOPIServer
+import WOPIServerHummingbird
 import WOPIStorage
 import WOPITestSupport
 import WOPITesting
 
-/// A WOPI host driven in-process (`WOPITestClient`: no socket) for the duration of a test body. Its requests go
-/// through the same routes a deployment serves; the HTTP adapter's own socket tests are `WOPIServerHummingbird`'s.
+/// A WOPI host for the duration of a test body, driven in-process (`WOPITestClient`: no socket) through the same
+/// routes a deployment serves, or on 127.0.0.1 with an OS-chosen port when `overSocket` (for what must cross a real
+/// socket: an editor's scenario end to end, HTTP framing).
 struct TestHost: HarnessHTTP {
     let host: WOPIHost
     let client: WOPITestClient?
-    let baseURL = WOPITestClient.origin
+    let baseURL: String
     let user = "ana"
 
     var wopiRoot: String { baseURL + "/wopi" }
 
-    /// Runs `body` against a host over `storage`, then shuts the server down.
+    /// Runs `body` against a host over `storage` (on `clock`, when given: lock expiry and token checks), then shuts
+    /// the server down.
     static func run<T: Sendable>(
         storage: any StorageBackend = InMemoryStorage(), configuration: WOPIHostConfiguration = WOPIHostConfiguration(),
-        policy: any AccessPolicy = OwnerAccessPolicy(), _ body: @Sendable (TestHost) async throws -> T
+        policy: any AccessPolicy = OwnerAccessPolicy(), clock: TestClock? = nil, overSocket: Bool = false,
+        _ body: @Sendable (TestHost) async throws -> T
     ) async throws -> T {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
@@ -30,12 +35,21 @@ struct TestHost: HarnessHTTP {
             await users.save(
                 WOPIUser(id: name, signInName: "\(name)@example.com", displayName: name.capitalized, passwordHash: nil))
         }
+        let now: @Sendable () -> Date
+        if let clock { now = clock.dateSource } else { now = { Foundation.Date() } }
         let host = WOPIHost(
-            storage: storage, locks: InMemoryLockStore(), users: users,
+            storage: storage, locks: InMemoryLockStore(now: now), users: users,
             tokens: AccessTokenSigner(key: SymmetricKey(size: .bits256)), configuration: configuration, policy: policy,
-            logger: logger)
-        return try await WOPITestClient.run(host: host) { client in
-            try await body(TestHost(host: host, client: client))
+            logger: logger, now: now)
+        guard overSocket else {
+            return try await WOPITestClient.run(host: host) { client in
+                try await body(TestHost(host: host, client: client, baseURL: WOPITestClient.origin))
+            }
+        }
+        let router = Router(context: WOPIRequestContext.self)
+        WOPIRoutes.add(to: router, host: host)
+        return try await LoopbackServer.run(router, logger: logger) { baseURL in
+            try await body(TestHost(host: host, client: nil, baseURL: baseURL))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import NIOHTTP1
 
 /// The run of one validator test case: sends its requests the way the validator does, applies their rules,
 /// keeps saved state, and stops at the first failing request (the validator then runs the cleanup requests).
@@ -61,7 +62,23 @@ final class CaseRun {
             operation: operation.name, method: operation.method, url: url, requestHeaders: headers,
             requestBodySize: operation.body?.count ?? 0, reply: reply)
         for (key, source) in save { saveState(key, from: source, of: exchange) }
-        let found = (rules.isEmpty ? [.ok] : rules).flatMap { $0.problems(exchange) }
+        return try check(exchange, rules.isEmpty ? [.ok] : rules)
+    }
+
+    /// `GetFromFileUrl`: a GET of `url` exactly as the host gave it, with no header of the validator's: no access
+    /// token, no `Authorization` and no proof (requests to `FileUrl` are never signed; facts from
+    /// `GetFromFileUrlRequest.cs`).
+    @discardableResult
+    func getFromFileUrl(_ url: String, expect rules: [ResponseRule]) async throws -> Exchange {
+        let reply = try await HTTP.send(.GET, url)
+        let exchange = Exchange(
+            operation: "GetFromFileUrl", method: .GET, url: url, requestHeaders: [], requestBodySize: 0, reply: reply)
+        return try check(exchange, rules)
+    }
+
+    /// Records the problems of `exchange` under `rules` and ends the case when there are any.
+    private func check(_ exchange: Exchange, _ rules: [ResponseRule]) throws -> Exchange {
+        let found = rules.flatMap { $0.problems(exchange) }
         if !found.isEmpty {
             problems.append(found.map { "• \($0)" }.joined(separator: "\n") + "\n" + exchange.description)
             throw StepFailed()

@@ -1,0 +1,83 @@
+import Foundation
+import WOPIModels
+import WOPIServer
+import WOPIStorage
+
+/// The example host's policy: `inner` decides who may do what (the owner, plus shares), and CheckFileInfo gets the
+/// properties Collabora Online and ONLYOFFICE read, per user and item (Docs/office-for-the-web.md has the table of
+/// what each editor does with them). Office for the web ignores what it does not know.
+///
+/// - Everyone: `UserExtraInfo` (`mail`, and an `avatar` drawn from the initials, so co-editors tell each other
+///   apart), `IsAdminUser` (the users of `--admin`), `IsUserLocked: false`, ONLYOFFICE's `SupportsReviewing`, and
+///   `UserCanReview` for those who may edit.
+/// - The owner: `EnableOwnerTermination` (end the session for everyone) and `EnableShare` (the share command, which
+///   posts `UI_Share` to the host page).
+/// - A user who may only view someone else's file gets a "secure view": a watermark with their name, no print, no
+///   export or download, copy only within the document (`DisableCopy`, `CopyPasteRestrictions`).
+struct EditorPolicy: AccessPolicy {
+    /// Who may do what.
+    let inner: any AccessPolicy
+    /// The IDs or sign-in names of the users who administer the host.
+    let admins: Set<String>
+
+    func access(of user: WOPIUser, to item: StorageItem) async throws -> ItemAccess {
+        try await inner.access(of: user, to: item)
+    }
+
+    func access(of user: WOPIUser, to items: [StorageItem]) async throws -> [ItemAccess] {
+        try await inner.access(of: user, to: items)
+    }
+
+    func sharedItems(with user: WOPIUser) async throws -> [StorageItem] {
+        try await inner.sharedItems(with: user)
+    }
+
+    func willChange(_ change: ContentChange, by user: WOPIUser) async throws {
+        try await inner.willChange(change, by: user)
+    }
+
+    func describe(
+        container: ContainerMetadata, _ info: inout CheckContainerInfo, user: WOPIUser, access: ItemAccess
+    ) async throws {
+        try await inner.describe(container: container, &info, user: user, access: access)
+    }
+
+    func describe(ecosystem info: inout CheckEcosystemResponse, user: WOPIUser) async throws {
+        try await inner.describe(ecosystem: &info, user: user)
+    }
+
+    func describe(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess) async throws {
+        try await inner.describe(file: file, &info, user: user, access: access)
+        var extra = ["avatar": Self.avatar(for: user.displayName)]
+        if user.signInName.contains("@") { extra["mail"] = user.signInName }
+        info.userExtraInfo = extra
+        info.isAdminUser = admins.contains(user.id) || admins.contains(user.signInName)
+        info.isUserLocked = false
+        info.enableOwnerTermination = access.isOwner
+        info.enableShare = access.isOwner
+        info.supportsReviewing = true
+        info.userCanReview = access.canWrite
+        let secureView = !access.canWrite && !access.isOwner
+        info.watermarkText = secureView ? "\(user.displayName) · \(user.signInName)" : nil
+        info.disablePrint = secureView
+        info.disableExport = secureView
+        info.hideExportOption = secureView
+        info.disableCopy = secureView
+        info.copyPasteRestrictions = secureView ? "CurrentDocumentOnly" : nil
+    }
+
+    /// A round SVG badge with up to two initials of `name`, as a `data:` URL (no avatar store needed).
+    static func avatar(for name: String) -> String {
+        let initials = name.split(separator: " ").prefix(2).compactMap(\.first).map { String($0).uppercased() }
+            .joined()
+        let escaped =
+            initials.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil }
+            ? initials : "?"
+        let hue = name.unicodeScalars.reduce(0) { ($0 &* 31 &+ Int($1.value)) % 360 }
+        let svg =
+            "<svg xmlns='http://www.w3.org/2000/svg' width='64' height='64'><circle cx='32' cy='32' r='32' "
+            + "fill='hsl(\(hue),45%,45%)'/><text x='32' y='41' font-family='sans-serif' font-size='26' "
+            + "text-anchor='middle' fill='white'>\(escaped)</text></svg>"
+        return "data:image/svg+xml;base64," + Data(svg.utf8).base64EncodedString()
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import WOPITestSupport
+
+/// The example host's policy (`Examples/wopi-host/EditorPolicy.swift`) fills the CheckFileInfo properties that
+/// Collabora Online and ONLYOFFICE read, per user and item, on the real `wopi-host serve`.
+@Suite struct EditorPolicyTests {
+    @Test("the owner, an admin: co-editing properties; a view-only grantee: a secure view with a watermark")
+    func propertiesPerUserAndItem() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let data = directory.url.path
+        let host = try HostProcess(dataDirectory: directory.url, extraArguments: ["--admin", "demo"])
+        try await host.serving { _ in
+            _ = try await HostProcess.run(["user", "add", "carol", "--password-stdin", "--data", data], input: "pw\n")
+            _ = try await HostProcess.run([
+                "share", "--user", "demo", "Welcome.docx", "--with", "carol", "--view", "--data", data,
+            ])
+
+            let demo = try await HostProcess.token(data: directory.url, file: "Welcome.docx")
+            let owner = try await HTTP.get("\(demo.wopiSrc)?access_token=\(demo.accessToken)").json()
+            #expect(owner["IsAdminUser"] as? Bool == true)
+            #expect(owner["IsUserLocked"] as? Bool == false)
+            #expect(owner["EnableOwnerTermination"] as? Bool == true)
+            #expect(owner["EnableShare"] as? Bool == true)
+            #expect(owner["UserCanReview"] as? Bool == true)
+            #expect(owner["SupportsReviewing"] as? Bool == true)
+            #expect(owner["WatermarkText"] == nil && owner["CopyPasteRestrictions"] == nil)
+            #expect(owner["DisablePrint"] as? Bool == false && owner["DisableCopy"] as? Bool == false)
+            let extra = try #require(owner["UserExtraInfo"] as? [String: String])
+            #expect(extra["avatar"]?.hasPrefix("data:image/svg+xml;base64,") == true)
+            #expect(owner["FileUrl"] is String, "the deployment hands out a FileUrl by default")
+
+            let carol = try await HostProcess.token(
+                data: directory.url, user: "carol", file: "Shared with me/Welcome.docx")
+            let viewer = try await HTTP.get("\(carol.wopiSrc)?access_token=\(carol.accessToken)").json()
+            #expect(viewer["IsAdminUser"] as? Bool == false)
+            #expect(viewer["EnableOwnerTermination"] as? Bool == false && viewer["EnableShare"] as? Bool == false)
+            #expect(viewer["UserCanReview"] as? Bool == false)
+            #expect((viewer["WatermarkText"] as? String)?.contains("carol") == true)
+            for key in ["DisablePrint", "DisableExport", "HideExportOption", "DisableCopy"] {
+                #expect(viewer[key] as? Bool == true, "\(key) for a view-only grantee")
+            }
+            #expect(viewer["CopyPasteRestrictions"] as? String == "CurrentDocumentOnly")
+        }
+    }
+}
