@@ -66,5 +66,9 @@ public struct WOPIHostConfiguration: Sendable {
     public var proofKeyCheckDisabled: Bool = false
 
     /// Creates a configuration with the defaults.
+    /// Co-authoring (CSPP Plus); `nil`, the default, answers exactly as a CSPP host (see
+    /// ``CoauthoringConfiguration``).
+    public var coauthoring: CoauthoringConfiguration? = nil
+
     public init() {}
 }

@@ -27,6 +27,10 @@ enum WOPIOperation: Equatable, Sendable {
     case addActivities(ItemID)
     case enumerateFileAncestors(ItemID)
     case getFileEcosystem(ItemID)
+    /// GetCoauthLock, RefreshCoauthLock or UnlockCoauthLock (CSPP Plus; 501 unless co-authoring is configured).
+    case changeCoauthLock(ItemID, CoauthChange)
+    /// GetCoauthTable (CSPP Plus; 501 unless co-authoring is configured).
+    case getCoauthTable(ItemID)
 
     // MARK: Containers ("Shared with me" included, by its ID)
     case checkContainerInfo(ItemID)
@@ -53,6 +57,20 @@ enum WOPIOperation: Equatable, Sendable {
     case unknownItem
     /// A path this host knows with a method or override it does not: after the token is checked, 501.
     case unsupported(AccessToken.Resource, description: String)
+
+    /// The coauth-lock operations that change a file's coauth table.
+    enum CoauthChange: Equatable, Sendable {
+        case get, refresh, unlock
+
+        /// The `X-WOPI-Override` value.
+        var override: String {
+            switch self {
+            case .get: WOPIOverride.getCoauthLock
+            case .refresh: WOPIOverride.refreshCoauthLock
+            case .unlock: WOPIOverride.unlockCoauthLock
+            }
+        }
+    }
 
     /// Routes `request`; `nil` when its path is not a WOPI endpoint at all (404 before any token check).
     init?(_ request: WOPIRequest) {
@@ -95,6 +113,10 @@ enum WOPIOperation: Equatable, Sendable {
             case WOPIOverride.putUserInfo: self = .putUserInfo(id)
             case WOPIOverride.getShareURL: self = .getFileShareURL(id)
             case WOPIOverride.addActivities: self = .addActivities(id)
+            case WOPIOverride.getCoauthLock: self = .changeCoauthLock(id, .get)
+            case WOPIOverride.refreshCoauthLock: self = .changeCoauthLock(id, .refresh)
+            case WOPIOverride.unlockCoauthLock: self = .changeCoauthLock(id, .unlock)
+            case WOPIOverride.getCoauthTable: self = .getCoauthTable(id)
             case let other?: self = unknown(other)
             }
         case .file(let id, .contents):
@@ -141,7 +163,8 @@ enum WOPIOperation: Equatable, Sendable {
         case .checkFileInfo(let id), .getFile(let id), .putFile(let id), .lock(let id), .unlockAndRelock(let id, _),
             .refreshLock(let id), .unlock(let id), .getLock(let id), .putRelativeFile(let id), .renameFile(let id),
             .deleteFile(let id), .putUserInfo(let id), .getFileShareURL(let id), .addActivities(let id),
-            .enumerateFileAncestors(let id), .getFileEcosystem(let id):
+            .enumerateFileAncestors(let id), .getFileEcosystem(let id), .changeCoauthLock(let id, _),
+            .getCoauthTable(let id):
             .file(id)
         case .checkContainerInfo(let id), .createChildContainer(let id), .createChildFile(let id),
             .deleteContainer(let id), .renameContainer(let id), .getContainerShareURL(let id),

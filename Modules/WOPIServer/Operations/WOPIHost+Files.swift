@@ -40,6 +40,7 @@ extension WOPIHost {
         info.lastModifiedTime = WOPIJSON.timestamp(file.lastModified)
         info.sha256 = file.sha256?.base64EncodedString()
         try await policy.describe(file: file, &info, user: context.user, access: context.access)
+        await describeCoauthoring(&info, file: file, context: context)
         return info
     }
 
@@ -72,7 +73,8 @@ extension WOPIHost {
     func putFile(_ id: ItemID, request: WOPIRequest, context: RequestContext) async throws -> WOPIResponse {
         let content = try limited(request.body)  // a declared length over the limit: 413 before anything else
         let file = try await context.file(id, in: storage)
-        try await applyLockRules(.putFile(request.header(WOPIHeader.lock), currentSize: file.size), on: id)
+        try await applyLockRules(
+            .putFile(request.header(WOPIHeader.lock), currentSize: file.size), on: id, request: request)
         let timestamp = CollaboraHeader.timestamp.lazy.compactMap { request.header($0) }.first
         if let timestamp, !Self.sameTime(timestamp, file.lastModified) { throw Self.collaboraConflict() }
         try await check(.putFile(file, Self.putFileDetails(request)), context: context)
