@@ -59,6 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The WOPI client's interface language (UI_LLCC), e.g. en-US.") var uiLanguage = "en-US"
     @Option(name: .long, help: "Seconds a connection may idle, or take to send a request's headers.")
     var idleTimeout = 30
+    @OptionGroup var coauthoring: CoauthoringOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, not \(port).") }
@@ -93,6 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.actionURLOptions = ActionURLOptions(uiLanguage: uiLanguage)
         configuration.pages = HostPageHTML()
         configuration.idleTimeout = .seconds(idleTimeout)
+        configuration.coauthoring = try coauthoring.setting(hasDiscovery: configuration.discovery != nil)
         if noProofCheck { Console.line("warning: proof-key checking is off (--no-proof-check); development only") }
 
         let deployment = try await WOPIDeployment(stores: stores, configuration: configuration, logger: logger)
