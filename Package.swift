@@ -641,7 +641,8 @@ let package = Package(
             name: "WOPIValidatorScenarioTests",
             dependencies: [
                 "WOPITestSupport", "WOPIClusterTestSupport",
-                "wopi-host", "WOPIModels", .hummingbird(),
+                "wopi-host", "WOPIModels", "WOPIServer", "WOPIServerHummingbird", "WOPIStorage", "SQLiteStorage",
+                .hummingbird(),
                 .asyncHTTPClient,
                 .nioCore,
                 .nioHTTP1,

@@ -26,4 +26,23 @@ struct ClusterValidatorScenarioTests {
             #expect(answered * 4 >= total, "host \(base) answered \(answered) of \(total): \(perHost)")
         }
     }
+
+    /// The coauth-lock groups through the balancer, `serve --coauthoring` on every host: consecutive requests of a
+    /// case (GetCoauthLock, then GetCoauthTable with its version, then RenameFile with the lock) reach different
+    /// hosts, whose coauth tables, versions and WOPI/coauth exclusion come from the one database.
+    @Test("the coauth-lock groups pass through the balancer over 3 co-authoring hosts")
+    func coauthGroupsThroughTheBalancer() async throws {
+        let endpoints = ValidatorTarget.coauthoringEndpoints
+        let coauthoring = [
+            "--coauthoring", "--real-time-channel-url", endpoints.realTimeChannel, "--collaboration-service-url",
+            endpoints.officeCollaborationService, "--file-geo-location-code", "EU",
+        ]
+        try await ValidatorTarget.withCluster(extraArguments: coauthoring) { target, _ in
+            var target = target
+            target.coauthoring = true
+            await ValidatorGroup.check(
+                [.coauthLocks, .renameFileWithCoauthLock, .locks], on: target,
+                label: "3 co-authoring hosts on PostgreSQL")
+        }
+    }
 }
