@@ -66,6 +66,7 @@ let package = Package(
     products: [
         .library(name: "WOPIModels", targets: ["WOPIModels"]),
         .library(name: "WOPIStorage", targets: ["WOPIStorage"]),
+        .library(name: "WOPIChunking", targets: ["WOPIChunking"]),
         .library(name: "WOPIStorageConformance", targets: ["WOPIStorageConformance"]),
         .library(name: "WOPIServerConformance", targets: ["WOPIServerConformance"]),
         .library(name: "WOPIOAuthConformance", targets: ["WOPIOAuthConformance"]),
@@ -106,6 +107,12 @@ let package = Package(
             name: "WOPIModels",
             path: "Modules/WOPIModels",
             swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WOPIChunking",
+            dependencies: [.nioCore],
+            path: "Modules/WOPIChunking",
+            swiftSettings: swiftSettings + strictImports
         ),
         .target(
             name: "WOPIStorage",
@@ -466,6 +473,12 @@ let package = Package(
                 .nioCore,
             ],
             path: "Tests/WOPIClusterTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WOPIChunkingTests",
+            dependencies: ["WOPIChunking", .nioCore],
+            path: "Tests/WOPIChunkingTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
