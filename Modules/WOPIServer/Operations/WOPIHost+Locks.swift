@@ -16,7 +16,7 @@ extension WOPIHost {
         _ lockRequest: LockRules.Request, on file: ItemID, request: WOPIRequest? = nil, user: WOPIUser? = nil
     ) async throws -> FileLock? {
         let coauthoring = configuration.coauthoring != nil
-        let duration = try lockDuration(coauthoring ? request : nil)
+        let duration = try lockDuration(coauthoring && lockRequest.setsLock ? request : nil)
         let visible = coauthoring && request?.header(WOPIHeader.lockUserVisible)?.lowercased() == "true"
         for _ in 0..<16 {
             let current = try await locks.lock(on: file)
@@ -121,5 +121,16 @@ extension WOPIHost {
         var response = WOPIResponse(status: .ok)
         response.headers[.wopiLock] = try await applyLockRules(.getLock, on: id)?.id ?? ""
         return response
+    }
+}
+
+extension LockRules.Request {
+    /// Whether the request takes or renews a lock (Lock, UnlockAndRelock, RefreshLock): the requests whose
+    /// duration `X-WOPI-LockExpirationTimeout` sets.
+    fileprivate var setsLock: Bool {
+        switch self {
+        case .lock, .unlockAndRelock, .refreshLock: true
+        default: false
+        }
     }
 }
