@@ -65,6 +65,7 @@ let package = Package(
     products: [
         .library(name: "WOPIModels", targets: ["WOPIModels"]),
         .library(name: "WOPIStorage", targets: ["WOPIStorage"]),
+        .library(name: "WOPIChunking", targets: ["WOPIChunking"]),
         .library(name: "WOPIStorageConformance", targets: ["WOPIStorageConformance"]),
         .library(name: "WOPIServerConformance", targets: ["WOPIServerConformance"]),
         .library(name: "WOPIOAuthConformance", targets: ["WOPIOAuthConformance"]),
@@ -107,6 +108,12 @@ let package = Package(
         .target(
             name: "WOPIModels",
             path: "Modules/WOPIModels",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WOPIChunking",
+            dependencies: [.nioCore],
+            path: "Modules/WOPIChunking",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -493,6 +500,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "WOPIChunkingTests",
+            dependencies: ["WOPIChunking", .nioCore],
+            path: "Tests/WOPIChunkingTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "WOPIModelsTests",
             dependencies: ["WOPIModels"],
             path: "Tests/WOPIModelsTests",
@@ -672,7 +685,8 @@ let package = Package(
             name: "WOPIValidatorScenarioTests",
             dependencies: [
                 "WOPITestSupport", "WOPIClusterTestSupport",
-                "wopi-host", "WOPIModels", .hummingbird(),
+                "wopi-host", "WOPIModels", "WOPIServer", "WOPIServerHummingbird", "WOPIStorage", "SQLiteStorage",
+                .hummingbird(),
                 .asyncHTTPClient,
                 .nioCore,
                 .nioHTTP1,

@@ -22,6 +22,7 @@ let package = Package(
         .package(path: "..", traits: []),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
     ],
     targets: [
         .target(name: "CLibFuzzer", path: "Sources/CLibFuzzer"),
@@ -33,6 +34,8 @@ let package = Package(
                 .product(name: "WOPIServer", package: wopiKit),
                 .product(name: "WOPIHTTPEdge", package: wopiKit),
                 .product(name: "WOPIOAuth", package: wopiKit),
+                .product(name: "WOPIChunking", package: wopiKit),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -84,6 +84,7 @@ struct ServeCommand: AsyncParsableCommand {
             "Serve the metrics at this path of the main listener, e.g. /metrics.",
             discussion: "Off by default. Anyone who reaches the host reads them: keep the path private at your proxy."))
     var metricsPath: String?
+    @OptionGroup var coauthoring: CoauthoringOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535, not \(port).") }
@@ -130,6 +131,7 @@ struct ServeCommand: AsyncParsableCommand {
             // The libraries underneath (Hummingbird, postgres-nio, the garbage collector) record into the same registry.
             MetricsSystem.bootstrap(metrics.factory)
         }
+        configuration.coauthoring = try coauthoring.setting(hasDiscovery: configuration.discovery != nil)
         if noProofCheck { Console.line("warning: proof-key checking is off (--no-proof-check); development only") }
 
         let policy = EditorPolicy(inner: stores.sharingPolicy, admins: Set(admin))

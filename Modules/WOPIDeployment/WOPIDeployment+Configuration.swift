@@ -56,6 +56,22 @@ extension WOPIDeployment {
         public var metrics: MetricsEndpoint?
         /// How long `GET /readyz` waits for each ``ReadinessCheck`` before it answers `503`.
         public var readinessTimeout: Duration = .seconds(1)
+        /// Co-authoring (CSPP Plus); `nil`, the default, answers as a CSPP host. `Docs/cspp-plus.md`.
+        public var coauthoring: Coauthoring?
+
+        /// How a deployment co-authors (CSPP Plus).
+        public struct Coauthoring: Sendable, Hashable {
+            /// The endpoints, or `nil` for those of ``Configuration/discovery``'s `rtc` and `collab` actions.
+            public var endpoints: CoauthoringEndpoints?
+            /// `FileGeoLocationCode`, as agreed with Microsoft at onboarding.
+            public var fileGeoLocationCode: String
+
+            /// Co-authoring with explicit `endpoints`, or discovery's when `nil`.
+            public init(endpoints: CoauthoringEndpoints?, fileGeoLocationCode: String) {
+                self.endpoints = endpoints
+                self.fileGeoLocationCode = fileGeoLocationCode
+            }
+        }
 
         /// The defaults: plain HTTP on 127.0.0.1:8080, no pages, no discovery.
         public init() {}

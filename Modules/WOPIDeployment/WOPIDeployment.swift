@@ -106,6 +106,7 @@ public final class WOPIDeployment: Sendable {
             hostConfiguration.proofKeySource = discovery
             hostConfiguration.proofKeyCheckDisabled = configuration.proofKeyCheckDisabled
         }
+        hostConfiguration.coauthoring = try Self.coauthoring(configuration.coauthoring, discovery: discovery)
         let decides = policy ?? stores.sharingPolicy
         host = WOPIHost(
             storage: stores.storage, locks: stores.locks, users: stores.users, tokens: AccessTokenSigner(key: tokenKey),
@@ -136,6 +137,24 @@ public final class WOPIDeployment: Sendable {
     public func clientCapabilities() async -> WOPIClientCapabilities? {
         guard let discovery else { return nil }
         return try? await discovery.capabilities()
+    }
+
+    /// The host's co-authoring setting for a deployment's.
+    private static func coauthoring(_ setting: Configuration.Coauthoring?, discovery: DiscoveryClient?) throws
+        -> CoauthoringConfiguration?
+    {
+        guard let setting else { return nil }
+        if let endpoints = setting.endpoints {
+            return CoauthoringConfiguration(
+                endpoints: .fixed(endpoints), fileGeoLocationCode: setting.fileGeoLocationCode)
+        }
+        guard let discovery else {
+            throw WOPIDeploymentError(
+                "Co-authoring without explicit endpoints takes them from discovery: set the discovery, or the endpoints."
+            )
+        }
+        return CoauthoringConfiguration(
+            endpoints: .discovery(discovery), fileGeoLocationCode: setting.fileGeoLocationCode)
     }
 
     /// Adds every route of the deployment to `router`: WOPI and the bootstrapper, OAuth, the host pages, the

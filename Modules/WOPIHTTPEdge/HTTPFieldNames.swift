@@ -15,6 +15,12 @@ extension HTTPField.Name {
     public static let wopiOldLock = HTTPField.Name(WOPIHeader.oldLock)!
     /// `X-WOPI-LockFailureReason`: why a lock request got 409.
     public static let wopiLockFailureReason = HTTPField.Name(WOPIHeader.lockFailureReason)!
+    /// `X-WOPI-ConflictingMechanism` (CSPP Plus): the lock mechanism in the way of a 409.
+    public static let wopiConflictingMechanism = HTTPField.Name(WOPIHeader.conflictingMechanism)!
+    /// `X-WOPI-ConflictingLockUsername` (CSPP Plus): the visible holder of the lock in the way of a 409.
+    public static let wopiConflictingLockUsername = HTTPField.Name(WOPIHeader.conflictingLockUsername)!
+    /// `X-WOPI-CoauthTableVersion` (CSPP Plus): the version of a file's coauth table.
+    public static let wopiCoauthTableVersion = HTTPField.Name(WOPIHeader.coauthTableVersion)!
     /// `X-WOPI-ServerError`: what went wrong, on an error response.
     public static let wopiServerError = HTTPField.Name(WOPIHeader.serverError)!
     /// `X-WOPI-ServerVersion`: the host's version, on every WOPI response.

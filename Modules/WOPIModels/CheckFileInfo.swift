@@ -213,8 +213,24 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
     public var privacyURL: String?
     /// Deprecated.
     public var termsOfUseURL: String?
-    /// Deprecated; forbidden by the validator's CSPP schema.
+    /// CSPP Plus: the host implements the co-authoring extensions (coauth locks, chunked transfer). Forbidden by the
+    /// validator's CSPP schema, so a CSPP host never sends it.
     public var supportsCoauth: Bool?
+
+    // MARK: CSPP Plus (co-authoring; sent only by a host configured for it)
+
+    /// `SequenceNumber`: the sequence number of the file's content.
+    public var sequenceNumber: Int64?
+    /// `RealTimeChannelEndpointUrl`: the real-time channel endpoint (discovery's `rtc`).
+    public var realTimeChannelEndpointURL: String?
+    /// `OfficeCollaborationServiceEndpointUrl`: the collaboration service endpoint (discovery's `collab`).
+    public var officeCollaborationServiceEndpointURL: String?
+    /// `AccessTokenExpiry`: when the access token expires, in milliseconds since 1970 (UTC).
+    public var accessTokenExpiry: Int64?
+    /// `ServerTime`: the host's time, in milliseconds since 1970 (UTC).
+    public var serverTime: Int64?
+    /// `FileGeoLocationCode`: where the file is stored.
+    public var fileGeoLocationCode: String?
 
     // MARK: PostMessage (Office for the web)
 
@@ -375,6 +391,12 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
         case privacyURL = "PrivacyUrl"
         case termsOfUseURL = "TermsOfUseUrl"
         case supportsCoauth = "SupportsCoauth"
+        case sequenceNumber = "SequenceNumber"
+        case realTimeChannelEndpointURL = "RealTimeChannelEndpointUrl"
+        case officeCollaborationServiceEndpointURL = "OfficeCollaborationServiceEndpointUrl"
+        case accessTokenExpiry = "AccessTokenExpiry"
+        case serverTime = "ServerTime"
+        case fileGeoLocationCode = "FileGeoLocationCode"
         case postMessageOrigin = "PostMessageOrigin"
         case closePostMessage = "ClosePostMessage"
         case editModePostMessage = "EditModePostMessage"

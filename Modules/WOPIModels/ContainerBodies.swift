@@ -156,6 +156,8 @@ public struct BootstrapResponse: Codable, Sendable, Hashable {
     public var accessTokenInfo: AccessTokenInfo?
     /// GET_WOPI_SRC_WITH_ACCESS_TOKEN's result.
     public var wopiSrcInfo: URLResponse?
+    /// CSPP Plus: with GET_NEW_ACCESS_TOKEN, the co-authoring endpoints CheckFileInfo gives.
+    public var endPoints: CoauthoringEndpoints?
 
     public init(
         bootstrap: BootstrapInfo, rootContainerInfo: ContainerPointerResponse? = nil,
@@ -172,5 +174,6 @@ public struct BootstrapResponse: Codable, Sendable, Hashable {
         case rootContainerInfo = "RootContainerInfo"
         case accessTokenInfo = "AccessTokenInfo"
         case wopiSrcInfo = "WopiSrcInfo"
+        case endPoints = "EndPoints"
     }
 }

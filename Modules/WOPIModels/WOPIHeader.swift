@@ -15,6 +15,27 @@ public enum WOPIHeader {
     public static let lockFailureReason = "X-WOPI-LockFailureReason"
     /// Deprecated lock header.
     public static let lockedByOtherInterface = "X-WOPI-LockedByOtherInterface"
+    /// CSPP Plus: the lock duration asked for by Lock, RefreshLock and UnlockAndRelock, in seconds (60–3600).
+    public static let lockExpirationTimeout = "X-WOPI-LockExpirationTimeout"
+    /// CSPP Plus: `true` to show the lock holder's name in later conflicts.
+    public static let lockUserVisible = "X-WOPI-LockUserVisible"
+    /// CSPP Plus: on a `409`, the visible holder of the lock in the way.
+    public static let conflictingLockUsername = "X-WOPI-ConflictingLockUsername"
+    /// CSPP Plus: on a `409`, the lock mechanism in the way (`WOPI-Lock`, `WOPI-CoauthLock`,
+    /// `WOPI-CoauthExclusiveLock`).
+    public static let conflictingMechanism = "X-WOPI-ConflictingMechanism"
+
+    // MARK: Coauth locks (CSPP Plus)
+    /// The client session's coauth lock ID.
+    public static let coauthLockID = "X-WOPI-CoauthLockId"
+    /// `Coauth` or `CoauthExclusive`.
+    public static let coauthLockType = "X-WOPI-CoauthLockType"
+    /// The client's metadata for its coauth lock (up to 4 KB).
+    public static let coauthLockMetadata = "X-WOPI-CoauthLockMetadata"
+    /// The coauth lock's duration in seconds (60–3600).
+    public static let coauthLockExpirationTimeout = "X-WOPI-CoauthLockExpirationTimeout"
+    /// The version of a file's coauth table.
+    public static let coauthTableVersion = "X-WOPI-CoauthTableVersion"
 
     // MARK: Content
     /// The file version after GetFile, PutFile, Lock and Unlock.
@@ -107,6 +128,10 @@ public enum WOPIOverride {
     public static let deleteContainer = "DELETE_CONTAINER"
     public static let renameContainer = "RENAME_CONTAINER"
     public static let getWopiSrcWithAccessToken = "GET_WOPI_SRC_WITH_ACCESS_TOKEN"
+    public static let getCoauthLock = "GET_COAUTH_LOCK"
+    public static let refreshCoauthLock = "REFRESH_COAUTH_LOCK"
+    public static let unlockCoauthLock = "UNLOCK_COAUTH_LOCK"
+    public static let getCoauthTable = "GET_COAUTH_TABLE"
 }
 
 /// The values of `X-WOPI-EcosystemOperation` on the bootstrapper.

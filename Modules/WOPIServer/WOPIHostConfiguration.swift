@@ -95,5 +95,9 @@ public struct WOPIHostConfiguration: Sendable {
     public var metricsFactory: (any MetricsFactory)? = nil
 
     /// Creates a configuration with the defaults.
+    /// Co-authoring (CSPP Plus); `nil`, the default, answers exactly as a CSPP host (see
+    /// ``CoauthoringConfiguration``).
+    public var coauthoring: CoauthoringConfiguration? = nil
+
     public init() {}
 }

@@ -31,6 +31,10 @@ enum WOPIOperation: Equatable, Sendable {
     case getFromFileURL(ItemID)
     /// The template of a new empty file (CheckFileInfo's `TemplateSource`).
     case getTemplate(ItemID)
+    /// GetCoauthLock, RefreshCoauthLock or UnlockCoauthLock (CSPP Plus; 501 unless co-authoring is configured).
+    case changeCoauthLock(ItemID, CoauthChange)
+    /// GetCoauthTable (CSPP Plus; 501 unless co-authoring is configured).
+    case getCoauthTable(ItemID)
 
     // MARK: Containers ("Shared with me" included, by its ID)
     case checkContainerInfo(ItemID)
@@ -57,6 +61,20 @@ enum WOPIOperation: Equatable, Sendable {
     case unknownItem
     /// A path this host knows with a method or override it does not: after the token is checked, 501.
     case unsupported(AccessToken.Resource, description: String)
+
+    /// The coauth-lock operations that change a file's coauth table.
+    enum CoauthChange: Equatable, Sendable {
+        case get, refresh, unlock
+
+        /// The `X-WOPI-Override` value.
+        var override: String {
+            switch self {
+            case .get: WOPIOverride.getCoauthLock
+            case .refresh: WOPIOverride.refreshCoauthLock
+            case .unlock: WOPIOverride.unlockCoauthLock
+            }
+        }
+    }
 
     /// Routes `request`; `nil` when its path is not a WOPI endpoint at all (404 before any token check).
     init?(_ request: WOPIRequest) {
@@ -99,6 +117,10 @@ enum WOPIOperation: Equatable, Sendable {
             case WOPIOverride.putUserInfo: self = .putUserInfo(id)
             case WOPIOverride.getShareURL: self = .getFileShareURL(id)
             case WOPIOverride.addActivities: self = .addActivities(id)
+            case WOPIOverride.getCoauthLock: self = .changeCoauthLock(id, .get)
+            case WOPIOverride.refreshCoauthLock: self = .changeCoauthLock(id, .refresh)
+            case WOPIOverride.unlockCoauthLock: self = .changeCoauthLock(id, .unlock)
+            case WOPIOverride.getCoauthTable: self = .getCoauthTable(id)
             case let other?: self = unknown(other)
             }
         case .file(let id, .contents):
@@ -149,7 +171,8 @@ enum WOPIOperation: Equatable, Sendable {
         case .checkFileInfo(let id), .getFile(let id), .putFile(let id), .lock(let id), .unlockAndRelock(let id, _),
             .refreshLock(let id), .unlock(let id), .getLock(let id), .putRelativeFile(let id), .renameFile(let id),
             .deleteFile(let id), .putUserInfo(let id), .getFileShareURL(let id), .addActivities(let id),
-            .enumerateFileAncestors(let id), .getFileEcosystem(let id), .getTemplate(let id):
+            .enumerateFileAncestors(let id), .getFileEcosystem(let id), .getTemplate(let id),
+            .changeCoauthLock(let id, _), .getCoauthTable(let id):
             .file(id)
         case .checkContainerInfo(let id), .createChildContainer(let id), .createChildFile(let id),
             .deleteContainer(let id), .renameContainer(let id), .getContainerShareURL(let id),

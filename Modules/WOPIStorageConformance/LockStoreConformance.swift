@@ -1,7 +1,8 @@
 import Foundation
 import WOPIStorage
 
-/// The conformance kit for ``LockStore``: reads, compare-and-swap, expiry and racing swaps.
+/// The conformance kit for ``LockStore``: reads, compare-and-swap, expiry and racing swaps, of WOPI locks and
+/// of coauth tables, their exclusion, the operator's listing, and the same across two hosts.
 public enum LockStoreConformance {
     /// Every lock store conformance case.
     public static var cases: [LockStoreConformanceCase] {
@@ -12,7 +13,7 @@ public enum LockStoreConformance {
             .init("a lock can be refreshed and released", refreshAndRelease),
             .init("an expired lock counts as no lock", expiry),
             .init("of 16 racing swaps from nil exactly one wins", race),
-        ]
+        ] + coauthCases
     }
 
     private static func lock(_ id: String, in seconds: TimeInterval = 1800, on clock: ConformanceClock) -> FileLock {

@@ -133,6 +133,14 @@ final class WriteSession: Sendable {
                         + "close it there or wait for the lock to lapse.")
             case .conflict(nil):
                 continue  // The lock lapsed between the check and the swap; try once more.
+            case .coauthLocked:
+                let name = state.withLockedValue { $0.name }
+                environment.logger.warning(
+                    "Refusing to open \"\(name)\" for writing: it is being co-authored (EACCES)",
+                    metadata: ["item": "\(itemID)"])
+                throw FileSystemFailure(
+                    EACCES, "\"\(name)\" is being co-authored in Office; close it there or wait for the session to end."
+                )
             }
         }
         throw FileSystemFailure(EIO, "The lock store keeps refusing to lock \(itemID); check the lock store.")

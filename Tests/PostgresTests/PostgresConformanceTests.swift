@@ -17,8 +17,14 @@ struct PostgresConformanceTests {
     @Test(arguments: LockStoreConformance.cases)
     func lockStore(_ conformance: LockStoreConformanceCase) async throws {
         let server = try await PostgresServer.shared.value
-        let database = try await PostgresPool.open(try await server.makeDatabase(), logger: PostgresServer.logger)
-        try await conformance.run { now in try await PostgresLockStore.open(database: database, now: now) }
+        let configuration = try await server.makeDatabase()
+        let database = try await PostgresPool.open(configuration, logger: PostgresServer.logger)
+        // The peer is another host: its own pool of connections to the same database.
+        let peerDatabase = try await PostgresPool.open(configuration, logger: PostgresServer.logger)
+        try await conformance.run(
+            { now in try await PostgresLockStore.open(database: database, now: now) },
+            peer: { now in try await PostgresLockStore.open(database: peerDatabase, now: now) })
         await database.shutdown()
+        await peerDatabase.shutdown()
     }
 }

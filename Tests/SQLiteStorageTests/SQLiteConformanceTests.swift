@@ -15,8 +15,9 @@ struct SQLiteConformanceTests {
     func lockStore(_ conformance: LockStoreConformanceCase) async throws {
         let file = try TemporaryDatabaseFile()
         // The fsync per commit is skipped here (lock semantics do not depend on it); the kit's clock decides expiry.
-        try await conformance.run { now in
-            try SQLiteLockStore(database: file.openDatabase(synchronous: .normal), now: now)
-        }
+        // The peer opens the same file through a second connection pool, as another host process does.
+        try await conformance.run(
+            { now in try SQLiteLockStore(database: file.openDatabase(synchronous: .normal), now: now) },
+            peer: { now in try SQLiteLockStore(database: file.openDatabase(synchronous: .normal), now: now) })
     }
 }

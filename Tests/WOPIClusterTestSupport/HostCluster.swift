@@ -35,12 +35,15 @@ package final class HostCluster: Sendable {
     }
 
     /// Starts `count` hosts on a new database of the shared server behind a ``BalancerFront`` (nginx,
-    /// round-robin), every host with `--public-url` set to the front, so WOPISrc and OAuth URLs point there.
-    package static func startBehindBalancer(_ count: Int) async throws -> HostCluster {
-        try await start(count, on: nil, frontPort: try LoopbackPort.free())
+    /// round-robin), every host with `--public-url` set to the front, so WOPISrc and OAuth URLs point there, and
+    /// `serve`'s `extraArguments`.
+    package static func startBehindBalancer(_ count: Int, extraArguments: [String] = []) async throws -> HostCluster {
+        try await start(count, on: nil, frontPort: try LoopbackPort.free(), extraArguments: extraArguments)
     }
 
-    private static func start(_ count: Int, on server: PostgresServer?, frontPort: Int?) async throws -> HostCluster {
+    private static func start(
+        _ count: Int, on server: PostgresServer?, frontPort: Int?, extraArguments: [String] = []
+    ) async throws -> HostCluster {
         let server = if let server { server } else { try await PostgresServer.shared.value }
         let databaseURL = server.url(try await server.makeDatabase())
         let publicURL = frontPort.map { ["--public-url", "http://127.0.0.1:\($0)"] } ?? []
@@ -53,7 +56,7 @@ package final class HostCluster: Sendable {
                 executable: HostProcess.executable,
                 arguments: ["serve"] + (index == 0 ? ["--demo"] : []) + [
                     "--data", folder.url.path, "--database", databaseURL, "--port", "0", "--log-level", "warning",
-                ] + publicURL,
+                ] + publicURL + extraArguments,
                 dataDirectory: folder.url)
             folders.append(folder)
             hosts.append(host)

@@ -104,12 +104,15 @@ import WOPITestSupport
     }
 }
 
-/// A lock store whose database is away.
+/// A lock store whose database is away: every call fails as a lost database does.
 private struct UnreachableLockStore: LockStore {
-    func lock(on file: ItemID) async throws -> FileLock? {
-        throw StorageError(.unavailable, "The database does not answer.")
-    }
-    func compareAndSwap(file: ItemID, expected: String?, new: FileLock?) async throws -> LockSwapOutcome {
-        throw StorageError(.unavailable, "The database does not answer.")
-    }
+    private var away: StorageError { StorageError(.unavailable, "The database does not answer.") }
+    func lock(on file: ItemID) async throws -> FileLock? { throw away }
+    func compareAndSwap(file: ItemID, expected: String?, new: FileLock?) async throws -> LockSwapOutcome { throw away }
+    func coauthLocks(on file: ItemID) async throws -> CoauthLockSet { throw away }
+    func compareAndSwapCoauth(
+        file: ItemID, expectedRevision: Int64, new: [CoauthLock]
+    ) async throws -> CoauthSwapOutcome { throw away }
+    func heldLocks() async throws -> [HeldLock] { throw away }
+    func breakLocks(on file: ItemID) async throws -> Int { throw away }
 }

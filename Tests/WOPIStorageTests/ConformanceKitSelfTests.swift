@@ -48,6 +48,14 @@ struct ConformanceKitSelfTests {
             locks[file] = new
             return .swapped
         }
+        // Coauth locks are not what this store gets wrong: they come from the reference store.
+        let coauth = InMemoryLockStore()
+        func coauthLocks(on file: ItemID) async -> CoauthLockSet { await coauth.coauthLocks(on: file) }
+        func compareAndSwapCoauth(file: ItemID, expectedRevision: Int64, new: [CoauthLock]) async
+            -> CoauthSwapOutcome
+        { await coauth.compareAndSwapCoauth(file: file, expectedRevision: expectedRevision, new: new) }
+        func heldLocks() async -> [HeldLock] { await coauth.heldLocks() }
+        func breakLocks(on file: ItemID) async -> Int { await coauth.breakLocks(on: file) }
     }
 
     @Test func aBackendIgnoringExpectedVersionFails() async throws {

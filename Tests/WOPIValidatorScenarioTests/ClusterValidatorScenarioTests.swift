@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WOPIClusterTestSupport
+import WOPIModels
 
 /// The validator port (`OfficeNativeClient` run) through a balancer: nginx, round-robin without stickiness, in
 /// front of 3 `wopi-host serve` processes on one PostgreSQL database. Every group runs in order on one file through
@@ -25,6 +26,25 @@ struct ClusterValidatorScenarioTests {
             let answered = perHost[base.replacingOccurrences(of: "http://", with: ""), default: 0]
             // Round-robin: each host answers about a third of the requests.
             #expect(answered * 4 >= total, "host \(base) answered \(answered) of \(total): \(perHost)")
+        }
+    }
+
+    /// The coauth-lock groups through the balancer, `serve --coauthoring` on every host: consecutive requests of a
+    /// case (GetCoauthLock, then GetCoauthTable with its version, then RenameFile with the lock) reach different
+    /// hosts, whose coauth tables, versions and WOPI/coauth exclusion come from the one database.
+    @Test("the coauth-lock groups pass through the balancer over 3 co-authoring hosts")
+    func coauthGroupsThroughTheBalancer() async throws {
+        let endpoints = ValidatorTarget.coauthoringEndpoints
+        let coauthoring = [
+            "--coauthoring", "--real-time-channel-url", endpoints.realTimeChannel, "--collaboration-service-url",
+            endpoints.officeCollaborationService, "--file-geo-location-code", "EU",
+        ]
+        try await ValidatorTarget.withCluster(extraArguments: coauthoring) { target, _ in
+            var target = target
+            target.coauthoring = true
+            await ValidatorGroup.check(
+                [.coauthLocks, .renameFileWithCoauthLock, .locks], on: target,
+                label: "3 co-authoring hosts on PostgreSQL")
         }
     }
 }

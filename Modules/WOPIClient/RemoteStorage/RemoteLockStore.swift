@@ -16,6 +16,10 @@ public import WOPIStorage
 /// them. Limits: WOPI locks last 30 minutes from the last Lock or RefreshLock whatever `expiresAt` says (the
 /// requested expiry is reported back for locks held here; others report 30 minutes from now), and the `nil` →
 /// lock swap is GetLock then Lock, so a lock with the very same ID taken in between counts as a refresh.
+///
+/// Coauth locks belong to Office clients talking to the host directly, not to a mount: this store reports no
+/// coauth locks and refuses to take any, and it cannot list or break the host's locks (an operator does that on
+/// the host, with `wopi-host locks`).
 public struct RemoteLockStore: LockStore {
     /// The storage whose files are locked.
     public let storage: RemoteStorage
@@ -63,6 +67,30 @@ public struct RemoteLockStore: LockStore {
         }
         await storage.directory.setHeldLock(new, for: file)
         return .swapped
+    }
+
+    /// No coauth locks: a mount never holds any, and WOPI does not let a client read another's.
+    public func coauthLocks(on file: ItemID) async throws -> CoauthLockSet { .empty }
+
+    /// Refuses with ``StorageError/Code/unsupported``: a mount does not co-author.
+    public func compareAndSwapCoauth(file: ItemID, expectedRevision: Int64, new: [CoauthLock]) async throws
+        -> CoauthSwapOutcome
+    {
+        throw Self.hostOnly("take coauth locks")
+    }
+
+    /// Refuses with ``StorageError/Code/unsupported``: list the locks on the host (`wopi-host locks`).
+    public func heldLocks() async throws -> [HeldLock] {
+        throw Self.hostOnly("list every lock")
+    }
+
+    /// Refuses with ``StorageError/Code/unsupported``: break locks on the host (`wopi-host locks --break`).
+    public func breakLocks(on file: ItemID) async throws -> Int {
+        throw Self.hostOnly("break locks")
+    }
+
+    private static func hostOnly(_ what: String) -> StorageError {
+        StorageError(.unsupported, "A WOPI client cannot \(what) of a remote host; do it on the host itself.")
     }
 
     /// A lock value for the host's current lock ID (`""` is none).

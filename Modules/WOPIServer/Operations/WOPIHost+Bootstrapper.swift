@@ -42,6 +42,7 @@ extension WOPIHost {
             response.accessTokenInfo = AccessTokenInfo(
                 accessToken: tokens.mint(AccessToken(userID: user.id, resource: resource, expiresAt: expiresAt)),
                 accessTokenExpiry: EpochMilliseconds.from(expiresAt))
+            response.endPoints = await configuration.coauthoring?.currentEndpoints()
         case WOPIEcosystemOperation.getWopiSrcWithAccessToken:
             let file = try await fileForNativeName(request.header(WOPIHeader.hostNativeFileName), user: user)
             response.wopiSrcInfo = URLResponse(

@@ -44,6 +44,7 @@ extension WOPIHost {
         info.fileURL = fileURL(for: file.id, context: context)
         info.templateSource = try await templateSource(for: file, context: context)
         try await policy.describe(file: file, &info, user: context.user, access: context.access)
+        await describeCoauthoring(&info, file: file, context: context)
         return info
     }
 
@@ -55,7 +56,8 @@ extension WOPIHost {
     func putFile(_ id: ItemID, request: WOPIRequest, context: RequestContext) async throws -> WOPIResponse {
         let content = try limited(request.body)  // a declared length over the limit: 413 before anything else
         let file = try await context.file(id, in: storage)
-        try await applyLockRules(.putFile(request.header(WOPIHeader.lock), currentSize: file.size), on: id)
+        try await applyLockRules(
+            .putFile(request.header(WOPIHeader.lock), currentSize: file.size), on: id, request: request)
         let headers = ClientSaveHeaders(request)
         let timestamp = headers.timestamp
         if let timestamp, !Self.sameTime(timestamp, file.lastModified) { throw Self.collaboraConflict() }

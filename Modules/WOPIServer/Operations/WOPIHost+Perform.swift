@@ -20,14 +20,17 @@ extension WOPIHost {
             try context.require(context.access.canWrite, "changing the file")
             return try await putFile(id, request: request, context: context)
         case .lock(let id):
-            return try await changeLock(.lock(request.header(WOPIHeader.lock)), file: id, context: context)
+            return try await changeLock(
+                .lock(request.header(WOPIHeader.lock)), file: id, request: request, context: context)
         case .unlockAndRelock(let id, let old):
             let change = LockRules.Request.unlockAndRelock(old: old, new: request.header(WOPIHeader.lock))
-            return try await changeLock(change, file: id, context: context)
+            return try await changeLock(change, file: id, request: request, context: context)
         case .refreshLock(let id):
-            return try await changeLock(.refreshLock(request.header(WOPIHeader.lock)), file: id, context: context)
+            return try await changeLock(
+                .refreshLock(request.header(WOPIHeader.lock)), file: id, request: request, context: context)
         case .unlock(let id):
-            return try await changeLock(.unlock(request.header(WOPIHeader.lock)), file: id, context: context)
+            return try await changeLock(
+                .unlock(request.header(WOPIHeader.lock)), file: id, request: request, context: context)
         case .getLock(let id):
             return try await getLock(id)
         case .putRelativeFile(let id):
@@ -49,6 +52,14 @@ extension WOPIHost {
             return try await getTemplate(id, context: context)
         case .enumerateFileAncestors(let id):
             return try .json(await ancestorsResponse(try await storage.ancestors(of: id), context: context))
+        case .changeCoauthLock(let id, let change):
+            guard configuration.coauthoring != nil else { throw Self.unsupported("\(change.override) on files") }
+            return try await changeCoauthLock(change, file: id, request: request, context: context)
+        case .getCoauthTable(let id):
+            guard configuration.coauthoring != nil else {
+                throw Self.unsupported("\(WOPIOverride.getCoauthTable) on files")
+            }
+            return try await getCoauthTable(id, request: request)
         case .getFileEcosystem, .getContainerEcosystem:
             return try .json(URLResponse(url: context.withToken(context.ecosystemSrc, for: .ecosystem, signer: tokens)))
 

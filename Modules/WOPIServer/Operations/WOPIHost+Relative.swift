@@ -24,7 +24,7 @@ extension WOPIHost {
             throw WOPIHTTPError.badRequest("RenameFile needs X-WOPI-RequestedName.")
         }
         let file = try await storage.file(id)
-        try await applyLockRules(.renameFile(request.header(WOPIHeader.lock)), on: id)
+        try await applyLockRules(.renameFile(request.header(WOPIHeader.lock)), on: id, request: request)
         let requested = UTF7.decodeLeniently(header)
         let suffix = FileNameRules.split(file.name).extension.map { "." + $0 } ?? ""
         var name = Self.fitToStorage(configuration.fileNameRules.sanitized(requested + suffix))

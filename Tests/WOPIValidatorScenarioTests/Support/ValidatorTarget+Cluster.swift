@@ -8,9 +8,9 @@ extension ValidatorTarget {
     /// front's. The target's WOPISrc is on the front, so every request of the run goes through the balancer.
     /// `body` gets the cluster too, to read which host answered what.
     static func withCluster<T: Sendable>(
-        _ body: @Sendable (ValidatorTarget, HostCluster) async throws -> T
+        extraArguments: [String] = [], _ body: @Sendable (ValidatorTarget, HostCluster) async throws -> T
     ) async throws -> T {
-        let cluster = try await HostCluster.startBehindBalancer(3)
+        let cluster = try await HostCluster.startBehindBalancer(3, extraArguments: extraArguments)
         do {
             try await cluster.importFile(testFilePath, content: Array("wopitest".utf8))
             let token = try await cluster.mint(for: testFilePath)

@@ -15,10 +15,15 @@ struct ValidatorTarget: Sendable {
     let accessTokenTTL: Int64
     /// The keys every request is signed with (an `OfficeOnline` run), or `nil` (an `OfficeNativeClient` run).
     var proofKeys: ValidatorProofKeys? = nil
+    /// Moves the host's clock on, for the validator's `Delay`s; `nil` for a host on the real clock.
+    var advanceClock: (@Sendable (Double) async -> Void)? = nil
+    /// Whether the host is configured for co-authoring: the run then includes the `WopiCoauth` cases.
+    var coauthoring = false
 
-    /// The case categories the run includes: `WopiCore` plus the signing client's own category.
+    /// The case categories the run includes: `WopiCore` plus the signing client's own category (and
+    /// `WopiCoauth` on a co-authoring host).
     var categories: Set<ValidatorCase.Category> {
-        [.wopiCore, proofKeys == nil ? .officeNativeClient : .officeOnline]
+        Set([.wopiCore, proofKeys == nil ? .officeNativeClient : .officeOnline]).union(coauthoring ? [.wopiCoauth] : [])
     }
 
     /// Where the test file goes: the validator needs at least one ancestor container, so not the root.

@@ -86,6 +86,15 @@ final class CaseRun {
         return exchange
     }
 
+    /// The validator's `Delay`: moves the host's clock on by `seconds` (``ValidatorTarget/advanceClock``); a target
+    /// without a clock of its own fails the case rather than sleeping.
+    func delay(seconds: Double) async throws {
+        guard let advance = target.advanceClock else {
+            return try fail("Delay of \(seconds) s: this host has no test clock to advance")
+        }
+        await advance(seconds)
+    }
+
     /// Records a problem that is not tied to a reply and ends the case.
     func fail<T>(_ message: String) throws -> T {
         problems.append("• \(message)")

@@ -19,6 +19,11 @@ enum ResponseRule: Sendable {
     case checkFileInfoSchema
     /// `ResponseContentValidator`: the body equals a resource.
     case content(Document)
+    /// `CoauthTableSchema` plus the `CoauthTable` property (order ignored, as the validator sorts both sides):
+    /// one row per `ID|Type|Metadata`, each with a non-empty `UserFriendlyName` and a numeric `CoauthLockTime`.
+    case coauthTable([String])
+    /// `JsonResponseContentValidator ShouldExist="false"`: no body.
+    case noBody
     /// Not a validator rule: the protocol docs forbid JSON `null` (Docs/wopi-protocol.md §2.5); used where the brief
     /// asks.
     case noJSONNulls
@@ -63,6 +68,11 @@ enum ResponseRule: Sendable {
         case .content(let document):
             return exchange.reply.bytes == document.bytes
                 ? [] : ["the body (\(exchange.reply.body.readableBytes) bytes) is not \(document.rawValue)"]
+        case .coauthTable(let rows):
+            return CoauthTableCheck.problems(exchange, expected: rows)
+        case .noBody:
+            return exchange.reply.body.readableBytes == 0
+                ? [] : ["expected no body, got \(exchange.reply.body.readableBytes) bytes"]
         case .noJSONNulls:
             guard let document = exchange.json else { return ["the response body is not JSON"] }
             return document.nullPaths().map {

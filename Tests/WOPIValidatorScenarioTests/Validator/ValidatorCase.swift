@@ -7,6 +7,7 @@ struct ValidatorCase: Sendable {
         case wopiCore = "WopiCore"
         case officeNativeClient = "OfficeNativeClient"
         case officeOnline = "OfficeOnline"
+        case wopiCoauth = "WopiCoauth"
     }
 
     let name: String
@@ -22,6 +23,11 @@ struct ValidatorCase: Sendable {
         self.category = category
         self.requests = requests
         self.cleanup = cleanup
+    }
+
+    /// The same case in another category.
+    func inCategory(_ category: Category) -> ValidatorCase {
+        ValidatorCase(name, category: category, requests: requests, cleanup: cleanup)
     }
 
     /// Runs the case against `target`; returns its problems (empty when it passed).

@@ -39,6 +39,17 @@ enum WopiOperation: Sendable {
     case getShareUrl(type: String)
     /// AddActivities with a JSON body (`{"Activities": [...]}`), sent as UTF-8.
     case addActivities(json: String)
+    /// Lock with `X-WOPI-LockUserVisible` (.NET's `True` / `False`).
+    case lockUserVisible(String, visible: Bool)
+    /// RenameFile with `X-WOPI-CoauthLockId` (sent when set) beside the always-sent `X-WOPI-Lock`.
+    case renameFileCoauth(name: String, lock: String?, coauthLockID: String?)
+    /// GetCoauthLock; `metadataAsBody` replaces the metadata header with `{"CoauthLockMetadata": …}`.
+    case getCoauthLock(id: String?, type: String?, timeout: Int?, metadata: String?, metadataAsBody: String? = nil)
+    /// RefreshCoauthLock; `metadataAsBody` as in GetCoauthLock.
+    case refreshCoauthLock(id: String?, timeout: Int?, metadata: String?, metadataAsBody: String? = nil)
+    case unlockCoauthLock(id: String?)
+    /// GetCoauthTable; `X-WOPI-CoauthTableVersion` is always sent, empty without a version.
+    case getCoauthTable(version: String?)
 
     /// The validator's name for the request, as in `TestCases.xml`.
     var name: String {
@@ -67,6 +78,12 @@ enum WopiOperation: Sendable {
         case .renameContainer: "RenameContainer"
         case .getShareUrl: "GetShareUrl"
         case .addActivities: "AddActivities"
+        case .lockUserVisible: "Lock"
+        case .renameFileCoauth: "RenameFile"
+        case .getCoauthLock: "GetCoauthLock"
+        case .refreshCoauthLock: "RefreshCoauthLock"
+        case .unlockCoauthLock: "UnlockCoauthLock"
+        case .getCoauthTable: "GetCoauthTable"
         }
     }
 
@@ -124,6 +141,20 @@ enum WopiOperation: Sendable {
             headers.append(("X-WOPI-FileExtensionFilterList", filter))
         case .getShareUrl(let type):
             headers.append(("X-WOPI-UrlType", type))
+        case .lockUserVisible(let lock, let visible):
+            headers += [("X-WOPI-Lock", lock), ("X-WOPI-LockUserVisible", visible ? "True" : "False")]
+        case .renameFileCoauth(let name, let lock, let coauthLockID):
+            headers += [("X-WOPI-RequestedName", DotNetUTF7.encode(name)), ("X-WOPI-Lock", lock ?? "")]
+            if let coauthLockID { headers.append(("X-WOPI-CoauthLockId", coauthLockID)) }
+        case .getCoauthLock(let id, let type, let timeout, let metadata, let body):
+            if let type { headers.append(("X-WOPI-CoauthLockType", type)) }
+            headers += Self.coauthHeaders(id: id, timeout: timeout, metadata: body == nil ? metadata : nil)
+        case .refreshCoauthLock(let id, let timeout, let metadata, let body):
+            headers += Self.coauthHeaders(id: id, timeout: timeout, metadata: body == nil ? metadata : nil)
+        case .unlockCoauthLock(let id?):
+            headers.append(("X-WOPI-CoauthLockId", id))
+        case .getCoauthTable(let version):
+            headers.append(("X-WOPI-CoauthTableVersion", version ?? ""))
         default:
             break
         }
@@ -148,6 +179,12 @@ enum WopiOperation: Sendable {
         case .renameContainer: "RENAME_CONTAINER"
         case .getShareUrl: "GET_SHARE_URL"
         case .addActivities: "ADD_ACTIVITIES"
+        case .lockUserVisible: "LOCK"
+        case .renameFileCoauth: "RENAME_FILE"
+        case .getCoauthLock: "GET_COAUTH_LOCK"
+        case .refreshCoauthLock: "REFRESH_COAUTH_LOCK"
+        case .unlockCoauthLock: "UNLOCK_COAUTH_LOCK"
+        case .getCoauthTable: "GET_COAUTH_TABLE"
         default: nil
         }
     }
@@ -158,8 +195,20 @@ enum WopiOperation: Sendable {
         case .putFile(_, let document), .putRelativeFile(_, _, let document): document.bytes
         case .putUserInfo(let info): Array(info.utf8)
         case .addActivities(let json): Array(json.utf8)
+        case .getCoauthLock(_, _, _, _, let metadata?), .refreshCoauthLock(_, _, _, let metadata?):
+            Array(#"{"CoauthLockMetadata":"\#(metadata)"}"#.utf8)
         default: nil
         }
+    }
+
+    /// `X-WOPI-CoauthLockMetadata` (when set), `X-WOPI-CoauthLockId` and `X-WOPI-CoauthLockExpirationTimeout`, in
+    /// the validator's order.
+    private static func coauthHeaders(id: String?, timeout: Int?, metadata: String?) -> [(String, String)] {
+        var headers: [(String, String)] = []
+        if let metadata { headers.append(("X-WOPI-CoauthLockMetadata", metadata)) }
+        if let id { headers.append(("X-WOPI-CoauthLockId", id)) }
+        if let timeout { headers.append(("X-WOPI-CoauthLockExpirationTimeout", String(timeout))) }
+        return headers
     }
 
     private static func targetHeaders(_ mode: TargetMode, name: String) -> [(String, String)] {

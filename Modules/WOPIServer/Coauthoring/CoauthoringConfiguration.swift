@@ -1,0 +1,39 @@
+public import WOPIModels
+
+/// Co-authoring (CSPP Plus) for a host: set ``WOPIHostConfiguration/coauthoring`` to turn it on.
+///
+/// Without it the host answers exactly as a CSPP host: no CSPP Plus CheckFileInfo property, no coauth operation
+/// (they answer 501), no lock extension header. With it, the host implements GetCoauthLock, RefreshCoauthLock,
+/// UnlockCoauthLock and GetCoauthTable, the WOPI-lock extensions (`X-WOPI-LockExpirationTimeout`,
+/// `X-WOPI-LockUserVisible`), and advertises the CSPP Plus properties whenever the endpoints are known.
+/// `Docs/cspp-plus.md` walks through the onboarding.
+public struct CoauthoringConfiguration: Sendable {
+    /// Where the co-authoring endpoints come from.
+    public enum EndpointSource: Sendable {
+        /// Endpoints set by the operator.
+        case fixed(CoauthoringEndpoints)
+        /// The `rtc` and `collab` actions of the WOPI client's discovery; while discovery cannot be read or lacks
+        /// them, CheckFileInfo advertises no CSPP Plus property.
+        case discovery(DiscoveryClient)
+    }
+
+    /// Where the endpoints come from.
+    public var endpoints: EndpointSource
+    /// `FileGeoLocationCode`: where the files are stored, as agreed with Microsoft at onboarding (for example
+    /// `"US"`); Office treats an empty value as "no co-authoring".
+    public var fileGeoLocationCode: String
+
+    /// Co-authoring with endpoints from `endpoints`.
+    public init(endpoints: EndpointSource, fileGeoLocationCode: String) {
+        self.endpoints = endpoints
+        self.fileGeoLocationCode = fileGeoLocationCode
+    }
+
+    /// The endpoints now, or `nil` when discovery cannot give them.
+    public func currentEndpoints() async -> CoauthoringEndpoints? {
+        switch endpoints {
+        case .fixed(let endpoints): endpoints
+        case .discovery(let client): (try? await client.discovery()).flatMap(CoauthoringEndpoints.init(discovery:))
+        }
+    }
+}
