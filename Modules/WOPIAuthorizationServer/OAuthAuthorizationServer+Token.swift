@@ -3,6 +3,7 @@ import HTTPTypes
 import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
+import WOPIServer
 
 extension OAuthAuthorizationServer {
     /// The token response (RFC 6749 §5.1). `expires_in` is a JSON number of seconds, as the RFC says (the CSPP
@@ -150,6 +151,10 @@ extension OAuthAuthorizationServer {
             refreshToken = token
         }
         logger.info("Tokens issued", metadata: ["user": "\(userID)", "client": "\(client.id)"])
+        await audit(
+            AuditEvent(
+                .tokenMinted, at: issuedAt, userID: userID,
+                details: ["client": client.id, "scope": scope, "refreshToken": "\(refreshToken != nil)"]))
         var headers = HTTPFields()
         headers[.cacheControl] = "no-store"
         headers[.pragma] = "no-cache"

@@ -35,6 +35,9 @@ public final class WOPIHost: Sendable {
     public let policy: any AccessPolicy
     /// Where AddActivities' comments and mentions are kept.
     public let activities: any ActivityLog
+    /// Where opens, saves, renames, deletes, share links, lock conflicts and proof-key failures are recorded; `nil`
+    /// records nothing.
+    public let audit: (any AuditLog)?
     let logger: Logger
     let now: @Sendable () -> Date
     let metrics: HostMetrics
@@ -45,12 +48,13 @@ public final class WOPIHost: Sendable {
     ///   - policy: who may do what; the default is a ``SharingAccessPolicy`` over an in-memory ``ShareStore``
     ///     (each user sees their own items, and what is shared with them while this process runs).
     ///   - activities: where AddActivities' comments and mentions are kept (default: in memory).
+    ///   - audit: where what the host does is recorded (default: nowhere); see ``AuditLog``.
     ///   - now: the clock, for tests.
     public init(
         storage: any StorageBackend, locks: any LockStore, users: any UserDirectory, tokens: AccessTokenSigner,
         configuration: WOPIHostConfiguration = WOPIHostConfiguration(),
         bootstrapper: BootstrapperConfiguration? = nil, policy: (any AccessPolicy)? = nil,
-        activities: any ActivityLog = InMemoryActivityLog(),
+        activities: any ActivityLog = InMemoryActivityLog(), audit: (any AuditLog)? = nil,
         logger: Logger = Logger(label: "wopikit.host"), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.storage = storage
@@ -61,6 +65,7 @@ public final class WOPIHost: Sendable {
         self.bootstrapper = bootstrapper
         self.policy = policy ?? SharingAccessPolicy(storage: storage, shares: InMemoryShareStore())
         self.activities = activities
+        self.audit = audit
         self.logger = logger
         self.now = now
         metrics = HostMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
@@ -117,7 +122,14 @@ public final class WOPIHost: Sendable {
             try await verifyProof(request, logger: logger)
             guard let resource = operation.resource else { throw WOPIHTTPError.notFound("No item has this ID.") }
             let context = try await authorize(request, for: resource)
-            return try await perform(operation, request: request, context: context)
+            do {
+                let response = try await perform(operation, request: request, context: context)
+                await auditPerformed(operation, request: request, context: context, response: response)
+                return response
+            } catch {
+                await auditLockConflict(error, operation: operation, context: context)
+                throw error
+            }
         }
     }
 
