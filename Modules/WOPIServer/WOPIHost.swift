@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import Metrics
+import Tracing
 import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
@@ -75,9 +76,23 @@ public final class WOPIHost: Sendable {
     }
 
     /// Answers one request. Never throws: every failure becomes the status the protocol asks for.
+    ///
+    /// The request is a server span of the process's tracer (swift-distributed-tracing), named by its operation and
+    /// a child of the trace context its headers carry (`traceparent` with a W3C propagator such as swift-otel's).
     public func handle(_ request: WOPIRequest) async -> WOPIResponse {
-        let start = ContinuousClock.now
         let operation = WOPIOperation(request)
+        let name = operation?.name ?? WOPIOperation.notWOPIName
+        var context = InstrumentationContext.current ?? .topLevel
+        InstrumentationSystem.instrument.extract(request.headers, into: &context, using: HTTPFieldsExtractor())
+        return await withSpan(name, context: context, ofKind: .server) { span in
+            let response = await answer(operation, named: name, request: request)
+            Self.describe(span, request: request, resource: operation?.resource, response: response)
+            return response
+        }
+    }
+
+    private func answer(_ operation: WOPIOperation?, named name: String, request: WOPIRequest) async -> WOPIResponse {
+        let start = ContinuousClock.now
         var logger = logger
         if let id = request.headers[.wopiCorrelationID] ?? request.headers[.requestID] {
             logger[metadataKey: "correlation"] = "\(id)"
@@ -99,9 +114,7 @@ public final class WOPIHost: Sendable {
                 "method": "\(request.method)", "path": "\(request.path)",
                 "override": "\(request.headers[.wopiOverride] ?? "-")", "status": "\(response.status.code)",
             ])
-        metrics.answered(
-            operation?.name ?? WOPIOperation.notWOPIName, status: response.status.code,
-            after: ContinuousClock.now - start)
+        metrics.answered(name, status: response.status.code, after: ContinuousClock.now - start)
         return response
     }
 
