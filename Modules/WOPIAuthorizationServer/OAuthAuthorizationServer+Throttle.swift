@@ -101,12 +101,6 @@ extension OAuthAuthorizationServer {
 
     /// Records `event` in ``audit``, if there is one; a failing log is reported, never fails the sign-in.
     func audit(_ event: AuditEvent) async {
-        guard let audit else { return }
-        do {
-            try await audit.record(event)
-        } catch {
-            logger.error(
-                "The audit log refused an event", metadata: ["action": "\(event.action)", "error": "\(error)"])
-        }
+        await audit?.record(event, reportingFailuresTo: logger)
     }
 }

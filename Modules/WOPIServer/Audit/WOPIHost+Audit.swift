@@ -9,13 +9,7 @@ extension WOPIHost {
     /// Records `event` in ``audit``, if the host has one. A log that fails is reported in the host's log and never
     /// fails the request: the editor's save matters more than its record.
     func audit(_ event: AuditEvent) async {
-        guard let audit else { return }
-        do {
-            try await audit.record(event)
-        } catch {
-            logger.error(
-                "The audit log refused an event", metadata: ["action": "\(event.action)", "error": "\(error)"])
-        }
+        await audit?.record(event, reportingFailuresTo: logger)
     }
 
     /// Records what a performed operation did: an open, a save (with the editors and the autosave and exit-save
@@ -67,6 +61,19 @@ extension AccessToken.Resource {
         switch self {
         case .file(let id), .container(let id): id.rawValue
         case .ecosystem: nil
+        }
+    }
+}
+
+extension AuditLog {
+    /// Records `event`; a failure is logged to `logger` as an error instead of thrown, for the callers whose work
+    /// must go on without its record (a save, a sign-in).
+    package func record(_ event: AuditEvent, reportingFailuresTo logger: Logger) async {
+        do {
+            try await record(event)
+        } catch {
+            logger.error(
+                "The audit log refused an event", metadata: ["action": "\(event.action)", "error": "\(error)"])
         }
     }
 }
