@@ -57,6 +57,7 @@ extension Target.Dependency {
     static let unixSignals = Target.Dependency.product(name: "UnixSignals", package: "swift-service-lifecycle")
     static let metrics = Target.Dependency.product(name: "Metrics", package: "swift-metrics")
     static let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-prometheus")
+    static let tracing = Target.Dependency.product(name: "Tracing", package: "swift-distributed-tracing")
 }
 
 let package = Package(
@@ -102,6 +103,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     ],
     targets: [
         // MARK: Modules
@@ -173,6 +175,7 @@ let package = Package(
                 .cryptoExtras,
                 .logging,
                 .metrics,
+                .tracing,
             ],
             path: "Modules/WOPIServer",
             swiftSettings: swiftSettings
@@ -640,6 +643,8 @@ let package = Package(
                 .crypto,
                 .metrics,
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .tracing,
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             path: "Tests/WOPIServerTests",
             exclude: ["Vectors"],

@@ -33,8 +33,8 @@ CONNECTIONS = 16
 LOCK_FILES = CONNECTIONS
 PG_BIN = "/usr/lib/postgresql/15/bin"
 CLUSTER_HOSTS = 3
-SERVERS = ("hello-world", "nginx", "wopi-host sqlite", "wopi-host fs", "wopi-host postgres",
-           f"wopi-host postgres ×{CLUSTER_HOSTS}")
+SERVERS = ("hello-world", "nginx", "wopi-host sqlite", "wopi-host sqlite+metrics", "wopi-host fs",
+           "wopi-host postgres", f"wopi-host postgres ×{CLUSTER_HOSTS}")
 
 
 class BenchFailure(Exception):
@@ -238,12 +238,14 @@ class Scenarios:
 class Host(Server, Scenarios):
     """`wopi-host serve` on a fresh data directory."""
 
-    def __init__(self, bin_dir, storage, workdir):
+    def __init__(self, bin_dir, storage, workdir, label=None, extra=()):
         self.bin = os.path.join(bin_dir, "wopi-host")
-        self.data = os.path.join(workdir, f"data-{storage}")
+        label = label or storage
+        self.data = os.path.join(workdir, f"data-{label}")
         super().__init__(
-            f"wopi-host ({storage})",
-            [self.bin, "serve", "--demo", "--data", self.data, "--storage", storage, "--port", "0", "--log-level", "warning"])
+            f"wopi-host ({label})",
+            [self.bin, "serve", "--demo", "--data", self.data, "--storage", storage, "--port", "0", "--log-level",
+             "warning", *extra])
         self.storage = storage
         self.token_args = ["--data", self.data]
 
@@ -405,6 +407,12 @@ def main():
             info, scenarios_of_host = host.prepare(children_count)
             hosts[storage] = (host, scenarios_of_host)
             scenarios = list(scenarios_of_host)
+        # The same SQLite host with its metrics recorded into a Prometheus registry (no scrape, no exporter), for
+        # CheckFileInfo side by side with the plain one: what the instrumentation costs in host CPU per request.
+        metered = Host(bin_dir, "sqlite", workdir, label="sqlite+metrics", extra=["--metrics-listen", "127.0.0.1:0"])
+        servers.append(metered)
+        metered.wait_listening()
+        _, metered_paths = metered.prepare(children_count)
         cluster = Cluster(bin_dir, workdir, CLUSTER_HOSTS)
         servers.append(cluster)
         cluster.wait_listening()
@@ -430,6 +438,10 @@ def main():
             for storage, (host, paths) in hosts.items():
                 results[(scenario, f"wopi-host {storage}")] = wrk(host, *paths[scenario], seconds, workdir)
                 print(f"{scenario:28} {storage:7} {results[(scenario, f'wopi-host {storage}')]}", flush=True)
+                if scenario == "CheckFileInfo" and storage == "sqlite":
+                    name = "wopi-host sqlite+metrics"
+                    results[(scenario, name)] = wrk(metered, *metered_paths[scenario], seconds, workdir)
+                    print(f"{scenario:28} +metrics {results[(scenario, name)]}", flush=True)
             for name, endpoint in postgres.items():
                 paths = cluster.front[scenario] if endpoint.url == cluster.url else postgres_paths[scenario]
                 results[(scenario, name)] = wrk(endpoint, *paths, seconds, workdir)
@@ -437,6 +449,7 @@ def main():
         loads.append(load_average())
         for host, _ in hosts.values():
             host.stop()
+        metered.stop()
 
         bench = os.path.join(bin_dir, "wopikit-bench")
         size_args = [arg for size in sizes for arg in ("--size-mib", str(size))]

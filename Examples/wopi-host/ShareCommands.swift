@@ -25,6 +25,10 @@ struct ShareCommand: AsyncParsableCommand {
         let permission: Permission = view ? .view : .edit
         try await stores.shares.grant(
             Share(itemID: item.id, granteeID: with, permission: permission, grantedBy: user, grantedAt: Date()))
+        try await stores.audit?.record(
+            AuditEvent(
+                .share, at: Date(), userID: user, itemID: item.id.rawValue,
+                details: ["with": with, "permission": "\(permission)"]))
         Console.line("\(path) is shared with \(with) (\(permission)).")
     }
 }
@@ -58,11 +62,15 @@ struct UnshareCommand: AsyncParsableCommand {
                 }),
                 try await links.revokeLink(found)
             else { throw ValidationFailure("\(path) has no share link \(link).") }
+            try await stores.audit?.record(
+                AuditEvent(.unshare, at: Date(), userID: user, itemID: item.id.rawValue, details: ["link": link]))
             Console.line("The share link \(link) of \(path) is revoked.")
         } else if let with {
             guard try await links.revokeShare(itemID: item.id, granteeID: with, grantedBy: user) else {
                 throw ValidationFailure("\(path) is not shared with \(with).")
             }
+            try await stores.audit?.record(
+                AuditEvent(.unshare, at: Date(), userID: user, itemID: item.id.rawValue, details: ["with": with]))
             Console.line("\(path) is no longer shared with \(with); its share links are revoked.")
         }
     }

@@ -8,7 +8,7 @@ struct WOPIHostCommand: AsyncParsableCommand {
         abstract: "An example WOPI host for Microsoft Office, built on WOPIKit.",
         subcommands: [
             ServeCommand.self, UserCommand.self, ClientCommand.self, ImportCommand.self, TokenCommand.self,
-            ShareCommand.self, UnshareCommand.self, SharesCommand.self, LocksCommand.self,
+            ShareCommand.self, UnshareCommand.self, SharesCommand.self, LocksCommand.self, AuditCommand.self,
         ] + mountSubcommands)
 }
 

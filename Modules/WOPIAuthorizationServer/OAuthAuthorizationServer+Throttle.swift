@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Logging
 import WOPIHTTPEdge
+import WOPIServer
 
 extension OAuthAuthorizationServer {
     /// The counters one sign-in or client authentication is checked and counted against.
@@ -50,6 +51,7 @@ extension OAuthAuthorizationServer {
         let wait = until.timeIntervalSince(now()) - 0.001
         guard wait > 0 else { return }
         metrics.attempt(keys.principal, .throttled)
+        await audit(.signInThrottled, keys)
         logger.warning(
             "Attempt refused while locked out",
             metadata: ["key": "\(keys.principal)", "address": "\(keys.addressForLog)", "retryAfter": "\(wait)"])
@@ -59,6 +61,7 @@ extension OAuthAuthorizationServer {
     /// Counts a failure against the principal and the address, and logs it (never the password or secret).
     func recordFailure(_ keys: ThrottleKeys, what: String) async throws {
         metrics.attempt(keys.principal, .failure)
+        await audit(.signInFailed, keys)
         let policy = configuration.signInThrottle
         var metadata: Logger.Metadata = ["key": "\(keys.principal)", "address": "\(keys.addressForLog)"]
         if policy.isEnabled {
@@ -76,7 +79,28 @@ extension OAuthAuthorizationServer {
     /// Forgets the principal's failures after a success.
     func recordSuccess(_ keys: ThrottleKeys) async throws {
         metrics.attempt(keys.principal, .success)
+        await audit(.signIn, keys)
         guard configuration.signInThrottle.isEnabled else { return }
         try await throttle.resetFailures(keys.principal)
+    }
+
+    /// Records a sign-in attempt: the user when known (`client:ID` for a client), never the name as typed (people
+    /// type passwords into it), and the address.
+    func audit(_ action: AuditEvent.Action, _ keys: ThrottleKeys) async {
+        let principal = keys.principal
+        let user: String? =
+            if principal.hasPrefix("account:id:") {
+                String(principal.dropFirst("account:id:".count))
+            } else if principal.hasPrefix("client:") {
+                principal
+            } else {
+                nil
+            }
+        await audit(AuditEvent(action, at: now(), userID: user, address: keys.address.map { _ in keys.addressForLog }))
+    }
+
+    /// Records `event` in ``audit``, if there is one; a failing log is reported, never fails the sign-in.
+    func audit(_ event: AuditEvent) async {
+        await audit?.record(event, reportingFailuresTo: logger)
     }
 }

@@ -152,6 +152,10 @@ extension OAuthAuthorizationServer {
             refreshToken = token
         }
         logger.info("Tokens issued", metadata: ["user": "\(userID)", "client": "\(client.id)"])
+        await audit(
+            AuditEvent(
+                .tokenMinted, at: issuedAt, userID: userID,
+                details: ["client": client.id, "scope": scope, "refreshToken": "\(refreshToken != nil)"]))
         var headers = HTTPFields()
         headers[.cacheControl] = "no-store"
         headers[.pragma] = "no-cache"

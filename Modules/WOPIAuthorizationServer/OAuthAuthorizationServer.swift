@@ -35,6 +35,8 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
     public let users: any UserDirectory
     /// Where failed sign-ins and client authentications are counted (see ``SignInThrottlePolicy``).
     public let throttle: any SignInThrottleStore
+    /// Where sign-ins (with the client's address) and token issues are recorded; `nil` records nothing.
+    public let audit: (any AuditLog)?
     /// Behaviour settings.
     public let configuration: Configuration
     let formTokens: AuthorizationFormToken
@@ -57,12 +59,14 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
     public init(
         store: any OAuthStore, users: any UserDirectory,
         throttle: any SignInThrottleStore = InMemorySignInThrottleStore(),
-        configuration: Configuration = Configuration(), logger: Logger = Logger(label: "wopikit.oauth"),
+        configuration: Configuration = Configuration(), audit: (any AuditLog)? = nil,
+        logger: Logger = Logger(label: "wopikit.oauth"),
         now: @escaping @Sendable () -> Date = { Date() }, clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.store = store
         self.users = users
         self.throttle = throttle
+        self.audit = audit
         self.hashLimiter = PasswordHashLimiter(configuration.passwordHashLimits, clock: clock)
         self.configuration = configuration
         self.formTokens = AuthorizationFormToken(key: configuration.formKey ?? SymmetricKey(size: .bits256))

@@ -43,6 +43,9 @@ public struct DeploymentStores: Sendable {
     /// What runs beside the host while it serves (a garbage collector, a database pool): started before the HTTP
     /// server, stopped after it, in reverse order.
     public var services: @Sendable (Logger) -> [any Service]
+    /// Where sign-ins, token issues, opens, saves, renames, deletes, shares, lock conflicts and proof-key failures
+    /// are recorded (Docs/operations.md); `nil` records nothing.
+    public var audit: (any AuditLog)?
     /// What `GET /readyz` checks: the database answers, the data folder takes writes (the deployment adds
     /// discovery when it has one).
     public var readiness: [ReadinessCheck]
@@ -61,7 +64,7 @@ public struct DeploymentStores: Sendable {
         storage: any StorageBackend, locks: any LockStore, users: any UserDirectory, shares: any ShareStore,
         activities: any ActivityLog, oauth: any OAuthStore, throttle: any SignInThrottleStore,
         keys: any SigningKeyStore, services: @escaping @Sendable (Logger) -> [any Service] = { _ in [] },
-        readiness: [ReadinessCheck] = []
+        readiness: [ReadinessCheck] = [], audit: (any AuditLog)? = nil
     ) {
         self.storage = storage
         self.locks = locks
@@ -73,6 +76,7 @@ public struct DeploymentStores: Sendable {
         self.keys = keys
         self.services = services
         self.readiness = readiness
+        self.audit = audit
     }
 
     /// One SQLite file, `DIRECTORY/wopi.sqlite`, holds everything, with an hourly garbage collector; the keys are
@@ -87,7 +91,8 @@ public struct DeploymentStores: Sendable {
             throttle: try SQLiteSignInThrottleStore(database: database),
             keys: DirectorySigningKeys(directory: directory.appendingPathComponent("secrets")),
             services: { logger in [StorageGarbageCollector(storage: storage, logger: logger)] },
-            readiness: [.database(database), .writableFolder(directory)])
+            readiness: [.database(database), .writableFolder(directory)],
+            audit: FileAuditLog(url: directory.appendingPathComponent("audit.jsonl")))
     }
 
     /// The files as a directory tree people can browse (`DIRECTORY/files`), everything else in JSON files beside
@@ -101,7 +106,8 @@ public struct DeploymentStores: Sendable {
             oauth: FileOAuthStore(url: directory.appendingPathComponent("oauth.json")),
             throttle: FileSignInThrottleStore(url: directory.appendingPathComponent("sign-in-failures.json")),
             keys: DirectorySigningKeys(directory: directory.appendingPathComponent("secrets")),
-            readiness: [.writableFolder(directory)])
+            readiness: [.writableFolder(directory)],
+            audit: FileAuditLog(url: directory.appendingPathComponent("audit.jsonl")))
     }
 
     /// Every store and the keys in one PostgreSQL database shared by several hosts; the pool and the garbage
@@ -117,7 +123,7 @@ public struct DeploymentStores: Sendable {
             throttle: try await PostgresSignInThrottleStore.open(database: database),
             keys: PostgresSigningKeys(database: database),
             services: { logger in [database, StorageGarbageCollector(storage: storage, logger: logger)] },
-            readiness: [.database(database)])
+            readiness: [.database(database)], audit: try await PostgresAuditLog.open(database: database))
     }
 }
 

@@ -84,7 +84,7 @@ public final class WOPIDeployment: Sendable {
         oauthConfiguration.formKey = try await stores.keys.key(named: "oauth-form")
         authorizationServer = OAuthAuthorizationServer(
             store: stores.oauth, users: stores.users, throttle: stores.throttle, configuration: oauthConfiguration,
-            logger: logger)
+            audit: stores.audit, logger: logger)
 
         let discovery = configuration.discovery.map { DiscoveryClient(source: $0, logger: logger) }
         self.discovery = discovery
@@ -118,7 +118,7 @@ public final class WOPIDeployment: Sendable {
                 providerID: configuration.providerID, urlSchemes: configuration.urlSchemes),
             policy: discovery == nil || configuration.pages == nil
                 ? decides : HostPagePolicy(base: baseURL, inner: decides),
-            activities: stores.activities, logger: logger)
+            activities: stores.activities, audit: stores.audit, logger: logger)
 
         if let renderer = configuration.pages {
             pages = HostPages(

@@ -2,6 +2,7 @@ public import Foundation
 import HTTPTypes
 public import Logging
 import Metrics
+import Tracing
 public import WOPIHTTPEdge
 import WOPIModels
 public import WOPIStorage
@@ -35,6 +36,9 @@ public final class WOPIHost: Sendable {
     public let policy: any AccessPolicy
     /// Where AddActivities' comments and mentions are kept.
     public let activities: any ActivityLog
+    /// Where opens, saves, renames, deletes, share links, lock conflicts and proof-key failures are recorded; `nil`
+    /// records nothing.
+    public let audit: (any AuditLog)?
     let logger: Logger
     let now: @Sendable () -> Date
     let metrics: HostMetrics
@@ -47,12 +51,13 @@ public final class WOPIHost: Sendable {
     ///   - policy: who may do what; the default is a ``SharingAccessPolicy`` over an in-memory ``ShareStore``
     ///     (each user sees their own items, and what is shared with them while this process runs).
     ///   - activities: where AddActivities' comments and mentions are kept (default: in memory).
+    ///   - audit: where what the host does is recorded (default: nowhere); see ``AuditLog``.
     ///   - now: the clock, for tests.
     public init(
         storage: any StorageBackend, locks: any LockStore, users: any UserDirectory, tokens: AccessTokenSigner,
         configuration: WOPIHostConfiguration = WOPIHostConfiguration(),
         bootstrapper: BootstrapperConfiguration? = nil, policy: (any AccessPolicy)? = nil,
-        activities: any ActivityLog = InMemoryActivityLog(),
+        activities: any ActivityLog = InMemoryActivityLog(), audit: (any AuditLog)? = nil,
         logger: Logger = Logger(label: "wopikit.host"), now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.storage = storage
@@ -63,6 +68,7 @@ public final class WOPIHost: Sendable {
         self.bootstrapper = bootstrapper
         self.policy = policy ?? SharingAccessPolicy(storage: storage, shares: InMemoryShareStore())
         self.activities = activities
+        self.audit = audit
         self.logger = logger
         self.now = now
         metrics = HostMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
@@ -72,9 +78,23 @@ public final class WOPIHost: Sendable {
     }
 
     /// Answers one request. Never throws: every failure becomes the status the protocol asks for.
+    ///
+    /// The request is a server span of the process's tracer (swift-distributed-tracing), named by its operation and
+    /// a child of the trace context its headers carry (`traceparent` with a W3C propagator such as swift-otel's).
     public func handle(_ request: WOPIRequest) async -> WOPIResponse {
-        let start = ContinuousClock.now
         let operation = WOPIOperation(request)
+        let name = operation?.name ?? WOPIOperation.notWOPIName
+        var context = InstrumentationContext.current ?? .topLevel
+        InstrumentationSystem.instrument.extract(request.headers, into: &context, using: HTTPFieldsExtractor())
+        return await withSpan(name, context: context, ofKind: .server) { span in
+            let response = await answer(operation, named: name, request: request)
+            Self.describe(span, request: request, resource: operation?.resource, response: response)
+            return response
+        }
+    }
+
+    private func answer(_ operation: WOPIOperation?, named name: String, request: WOPIRequest) async -> WOPIResponse {
+        let start = ContinuousClock.now
         var logger = logger
         if let id = request.headers[.wopiCorrelationID] ?? request.headers[.requestID] {
             logger[metadataKey: "correlation"] = "\(id)"
@@ -96,9 +116,7 @@ public final class WOPIHost: Sendable {
                 "method": "\(request.method)", "path": "\(request.path)",
                 "override": "\(request.headers[.wopiOverride] ?? "-")", "status": "\(response.status.code)",
             ])
-        metrics.answered(
-            operation?.name ?? WOPIOperation.notWOPIName, status: response.status.code,
-            after: ContinuousClock.now - start)
+        metrics.answered(name, status: response.status.code, after: ContinuousClock.now - start)
         return response
     }
 
@@ -124,7 +142,14 @@ public final class WOPIHost: Sendable {
             try await verifyProof(request, logger: logger)
             guard let resource = operation.resource else { throw WOPIHTTPError.notFound("No item has this ID.") }
             let context = try await authorize(request, for: resource)
-            return try await perform(operation, request: request, context: context)
+            do {
+                let response = try await perform(operation, request: request, context: context)
+                await auditPerformed(operation, request: request, context: context, response: response)
+                return response
+            } catch {
+                await auditLockConflict(error, operation: operation, context: context)
+                throw error
+            }
         }
     }
 

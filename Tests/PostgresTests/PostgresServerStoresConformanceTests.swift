@@ -38,6 +38,13 @@ struct PostgresServerStoresConformanceTests {
         await pools.close()
     }
 
+    @Test(arguments: AuditLogConformance.cases)
+    func audit(_ kit: ConformanceCase<any AuditLog>) async throws {
+        let pools = try await TestPools.fresh()
+        try await kit.run { try await PostgresAuditLog.open(database: try await pools.open()) }
+        await pools.close()
+    }
+
     @Test(arguments: SignInThrottleStoreConformance.cases)
     func signInThrottle(_ kit: ConformanceCase<any SignInThrottleStore>) async throws {
         let pools = try await TestPools.fresh()

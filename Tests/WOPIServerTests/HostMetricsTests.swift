@@ -67,23 +67,12 @@ import WOPITestSupport
 
     @Test func storageFailuresAreCountedByCode() async throws {
         let metrics = TestMetrics()
-        let storage = InMemoryStorage()
-        let users = InMemoryUserDirectory()
-        await users.save(WOPIUser(id: "ana", signInName: "ana@example.com", displayName: "Ana", passwordHash: nil))
-        let root = await storage.rootContainer(forUser: "ana")
-        let file = try await storage.createFile(
-            named: "a.docx", in: root.id, content: ByteStream(chunks: [ByteBuffer(string: "x")]), overwrite: false)
-        let signer = AccessTokenSigner(key: SymmetricKey(size: .bits256))
-        let host = WOPIHost(
-            storage: storage, locks: UnreachableLockStore(), users: users, tokens: signer,
-            configuration: Self.configuration(metrics))
-        let token = signer.mint(
-            AccessToken(userID: "ana", resource: .file(file.id), expiresAt: Date().addingTimeInterval(3600)))
-        var head = HTTPRequest(
-            method: .post, scheme: "http", authority: "h", path: "/wopi/files/\(file.id)?access_token=\(token)")
+        let subject = try await SingleFileHost.make(
+            locks: UnreachableLockStore(), configuration: Self.configuration(metrics))
+        var head = subject.head(.post)
         head.headerFields[HTTPField.Name("X-WOPI-Override")!] = "LOCK"
         head.headerFields[HTTPField.Name("X-WOPI-Lock")!] = "A"
-        #expect(await host.handle(WOPIRequest(head: head)).status == .serviceUnavailable)
+        #expect(await subject.host.handle(WOPIRequest(head: head)).status == .serviceUnavailable)
         #expect(metrics.counterTotal(label: "wopi_storage_errors_total", dimensions: [("code", "unavailable")]) == 1)
         #expect(Self.requests(metrics, "Lock", 503) == 1)
     }

@@ -33,6 +33,10 @@ extension WOPIHost {
         }
         guard case .invalid(let rejection) = result else { return }
         metrics.proofKeyFailed(rejection.code.description)
+        await audit(
+            AuditEvent(
+                .proofFailure, at: now(), address: request.remoteAddress,
+                details: ["check": rejection.code.description, "operation": "\(request.method) \(request.path)"]))
         logger.warning(
             "Proof-key check failed: request refused",
             metadata: [

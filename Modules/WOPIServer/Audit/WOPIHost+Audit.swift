@@ -1,0 +1,79 @@
+import Foundation
+import HTTPTypes
+import Logging
+import WOPIHTTPEdge
+import WOPIModels
+import WOPIStorage
+
+extension WOPIHost {
+    /// Records `event` in ``audit``, if the host has one. A log that fails is reported in the host's log and never
+    /// fails the request: the editor's save matters more than its record.
+    func audit(_ event: AuditEvent) async {
+        await audit?.record(event, reportingFailuresTo: logger)
+    }
+
+    /// Records what a performed operation did: an open, a save (with the editors and the autosave and exit-save
+    /// flags the client sent), a PutRelativeFile, a rename, a delete, a share link.
+    func auditPerformed(
+        _ operation: WOPIOperation, request: WOPIRequest, context: RequestContext, response: WOPIResponse
+    ) async {
+        guard audit != nil, (200..<300).contains(response.status.code), let resource = operation.resource else {
+            return
+        }
+        let action: AuditEvent.Action
+        var details: [String: String] = [:]
+        switch operation {
+        case .checkFileInfo: action = .open
+        case .putFile:
+            action = .save
+            let put = Self.putFileDetails(request)
+            if !put.editors.isEmpty { details["editors"] = put.editors.joined(separator: ",") }
+            if let autosave = put.isAutosave { details["autosave"] = "\(autosave)" }
+            if let exitSave = put.isExitSave { details["exitSave"] = "\(exitSave)" }
+            if let size = put.size { details["size"] = "\(size)" }
+        case .putRelativeFile: action = .putRelative
+        case .renameFile, .renameContainer: action = .rename
+        case .deleteFile, .deleteContainer: action = .delete
+        case .getFileShareURL, .getContainerShareURL:
+            action = .share
+            details["link"] = request.header(WOPIHeader.urlType) ?? "-"
+        default: return
+        }
+        await audit(
+            AuditEvent(action, at: now(), userID: context.user.id, itemID: resource.itemID, details: details))
+    }
+
+    /// Records a lock conflict that `error` is, if it is one (`409` with `X-WOPI-Lock`).
+    func auditLockConflict(_ error: any Error, operation: WOPIOperation, context: RequestContext) async {
+        guard let error = error as? WOPIHTTPError, error.status == .conflict, error.headers[.wopiLock] != nil else {
+            return
+        }
+        await audit(
+            AuditEvent(
+                .lockConflict, at: now(), userID: context.user.id, itemID: operation.resource?.itemID,
+                details: ["operation": operation.name]))
+    }
+}
+
+extension AccessToken.Resource {
+    /// The ID of the file or container, `nil` for the ecosystem.
+    var itemID: String? {
+        switch self {
+        case .file(let id), .container(let id): id.rawValue
+        case .ecosystem: nil
+        }
+    }
+}
+
+extension AuditLog {
+    /// Records `event`; a failure is logged to `logger` as an error instead of thrown, for the callers whose work
+    /// must go on without its record (a save, a sign-in).
+    package func record(_ event: AuditEvent, reportingFailuresTo logger: Logger) async {
+        do {
+            try await record(event)
+        } catch {
+            logger.error(
+                "The audit log refused an event", metadata: ["action": "\(event.action)", "error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+import JSONRecordCodec
+import SQLiteStorage
+import WOPIServer
+
+/// An ``WOPIServer/AuditLog`` in a ``SQLiteStorage/SQLiteDatabase``: one row per event in the `audit_events` table
+/// of ``schema`` (the event as JSON beside the columns a query filters on), in the order recorded.
+///
+/// Each event is a write transaction on the database every save also writes to: a host that opens files often may
+/// prefer ``WOPIServer/FileAuditLog``, which appends to a file (`DeploymentStores.sqlite` does).
+public final class SQLiteAuditLog: AuditLog {
+    /// The table of the audit log.
+    public static let schema: SQLiteSchema = {
+        var schema = SQLiteSchema(name: "audit")
+        schema.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE audit_events (
+                      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                      at REAL NOT NULL,
+                      user_id TEXT,
+                      item_id TEXT,
+                      json TEXT NOT NULL
+                    );
+                    CREATE INDEX audit_events_at ON audit_events (at);
+                    """)
+        }
+        return schema
+    }()
+
+    /// The database the events live in.
+    public let database: SQLiteDatabase
+
+    /// Opens the log in `database`, installing or upgrading its table.
+    public init(database: SQLiteDatabase) throws {
+        self.database = database
+        try database.install(Self.schema)
+    }
+
+    public func record(_ event: AuditEvent) async throws {
+        let json = try JSONRecordCodec.encode(event)
+        try await database.write("record the audit event \(event.action)") { db in
+            try db.execute(
+                sql: "INSERT INTO audit_events (at, user_id, item_id, json) VALUES (?, ?, ?, ?)",
+                arguments: [event.date.timeIntervalSince1970, event.userID, event.itemID, json])
+        }
+    }
+
+    public func events(matching query: AuditQuery) async throws -> [AuditEvent] {
+        let rows = try await database.read("read the audit log") { db in
+            try String.fetchAll(
+                db,
+                sql: """
+                    SELECT json FROM audit_events
+                    WHERE (?1 IS NULL OR at >= ?1) AND (?2 IS NULL OR user_id = ?2) AND (?3 IS NULL OR item_id = ?3)
+                    ORDER BY seq
+                    """,
+                arguments: [query.since?.timeIntervalSince1970, query.userID, query.itemID])
+        }
+        return try rows.map { try JSONRecordCodec.decode($0) }
+    }
+}
