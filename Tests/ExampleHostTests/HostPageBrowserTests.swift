@@ -11,6 +11,7 @@ import WOPITestSupport
         .appendingPathComponent("../../Docs/images/office-for-the-web-host-page.png").standardized
 
     static func withHost(
+        extraArguments: [String] = [],
         _ body: @Sendable (_ host: String, _ client: StandInWOPIClient, _ data: URL) async throws -> Void
     ) async throws {
         let client = StandInWOPIClient(signer: try ProofSigner())
@@ -18,7 +19,8 @@ import WOPITestSupport
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
             let process = try HostProcess(
-                dataDirectory: directory.url, extraArguments: ["--discovery-url", clientURL + "/hosting/discovery"])
+                dataDirectory: directory.url,
+                extraArguments: ["--discovery-url", clientURL + "/hosting/discovery"] + extraArguments)
             do {
                 let host = try await process.waitUntilListening()
                 try await body(host, client, directory.url)
