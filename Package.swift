@@ -129,6 +129,7 @@ let package = Package(
             name: "WOPIServerConformance",
             dependencies: [
                 "WOPIServer", "WOPIAuthorizationServer", "WOPIStorageConformance", "WOPIModels", "WOPIStorage",
+                .nioCore,
             ],
             path: "Modules/WOPIServerConformance",
             swiftSettings: swiftSettings
@@ -592,6 +593,7 @@ let package = Package(
                 .cryptoExtras,
                 "WOPITestSupport",
                 "WOPIServer", "WOPIHTTPEdge", "WOPIServerHummingbird", "FileSystemStorage", "WOPIDeployment",
+                "WOPIServerConformance", "WOPIStorageConformance",
                 .asyncHTTPClient,
                 .hummingbird(),
                 .serviceLifecycle,
