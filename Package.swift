@@ -141,6 +141,7 @@ let package = Package(
             name: "WOPIServerConformance",
             dependencies: [
                 "WOPIServer", "WOPIAuthorizationServer", "WOPIStorageConformance", "WOPIModels", "WOPIStorage",
+                .nioCore,
             ],
             path: "Modules/WOPIServerConformance",
             swiftSettings: swiftSettings
@@ -634,7 +635,7 @@ let package = Package(
                 .cryptoExtras,
                 "WOPITestSupport",
                 "WOPIServer", "WOPIHTTPEdge", "WOPIServerHummingbird", "FileSystemStorage", "WOPIDeployment",
-                "WOPITesting",
+                "WOPITesting", "WOPIServerConformance", "WOPIStorageConformance",
                 .asyncHTTPClient,
                 .hummingbird(),
                 .serviceLifecycle,

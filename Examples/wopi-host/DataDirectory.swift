@@ -64,7 +64,11 @@ struct DataDirectory {
 
     /// Opens the stores of this directory (or of its `--database`).
     func stores() async throws -> DeploymentStores {
-        if let database { return try await DeploymentStores.postgres(database) }
+        if let database {
+            var stores = try await DeploymentStores.postgres(database)
+            stores.templates = DeploymentStores.templates(in: url)
+            return stores
+        }
         switch settings.storage {
         case .sqlite: return try DeploymentStores.sqlite(directory: url)
         case .fs: return try DeploymentStores.fileSystem(directory: url)

@@ -40,6 +40,14 @@ struct ServeCommand: AsyncParsableCommand {
             "Seconds a lock lasts once the last editing session of the host pages was closed without an Unlock.",
             discussion: "Without it, such a lock lapses after the protocol's 30 minutes."))
     var lockGraceAfterClose: Int?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A folder of templates (.dotx, .ott, ...) new documents can be made from.",
+            discussion:
+                "Without it, the data directory's templates/ folder. Which document was made from which is kept in the data directory's template-references.json."
+        ))
+    var templates: String?
     @Option(name: .long, help: "Log level: trace, debug, info, notice, warning, error.") var logLevel: String = "info"
     @Flag(
         name: .long,
@@ -105,7 +113,11 @@ struct ServeCommand: AsyncParsableCommand {
         var logger = Logger(label: "wopi-host")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         let directory = try await data.open()
-        let stores = try await directory.stores()
+        var stores = try await directory.stores()
+        if let templates {
+            stores.templates = DeploymentStores.templates(
+                in: directory.url, templateDirectory: URL(fileURLWithPath: templates, isDirectory: true))
+        }
         try await DemoSeed.prepare(stores, directory: directory, demo: demo, dataPath: data.data)
 
         var configuration = WOPIDeployment.Configuration()

@@ -40,6 +40,9 @@ public struct DeploymentStores: Sendable {
     /// The signing keys (WOPI tokens, share links, sign-in forms, sessions): the same for every host process of
     /// the deployment, so each accepts what another signed.
     public var keys: any SigningKeyStore
+    /// The templates new documents can be made from, and which document was made from which; `nil` offers none.
+    /// ``WOPIDeployment`` uses it unless `Configuration.host.templates` names a store of its own.
+    public var templates: (any TemplateStore)?
     /// What runs beside the host while it serves (a garbage collector, a database pool): started before the HTTP
     /// server, stopped after it, in reverse order.
     public var services: @Sendable (Logger) -> [any Service]
@@ -63,8 +66,9 @@ public struct DeploymentStores: Sendable {
     public init(
         storage: any StorageBackend, locks: any LockStore, users: any UserDirectory, shares: any ShareStore,
         activities: any ActivityLog, oauth: any OAuthStore, throttle: any SignInThrottleStore,
-        keys: any SigningKeyStore, services: @escaping @Sendable (Logger) -> [any Service] = { _ in [] },
-        readiness: [ReadinessCheck] = [], audit: (any AuditLog)? = nil
+        keys: any SigningKeyStore, templates: (any TemplateStore)? = nil,
+        services: @escaping @Sendable (Logger) -> [any Service] = { _ in [] }, readiness: [ReadinessCheck] = [],
+        audit: (any AuditLog)? = nil
     ) {
         self.storage = storage
         self.locks = locks
@@ -74,13 +78,15 @@ public struct DeploymentStores: Sendable {
         self.oauth = oauth
         self.throttle = throttle
         self.keys = keys
+        self.templates = templates
         self.services = services
         self.readiness = readiness
         self.audit = audit
     }
 
     /// One SQLite file, `DIRECTORY/wopi.sqlite`, holds everything, with an hourly garbage collector; the keys are
-    /// files in `DIRECTORY/secrets/`. Several processes may share the directory.
+    /// files in `DIRECTORY/secrets/`, the templates in `DIRECTORY/templates/` (``templates(in:)``). Several
+    /// processes may share the directory.
     public static func sqlite(directory: URL) throws -> DeploymentStores {
         let database = try SQLiteDatabase(path: directory.appendingPathComponent("wopi.sqlite").path)
         let storage = try SQLiteStorage(database: database)
@@ -90,13 +96,15 @@ public struct DeploymentStores: Sendable {
             activities: try SQLiteActivityLog(database: database), oauth: try SQLiteOAuthStore(database: database),
             throttle: try SQLiteSignInThrottleStore(database: database),
             keys: DirectorySigningKeys(directory: directory.appendingPathComponent("secrets")),
+            templates: templates(in: directory),
             services: { logger in [StorageGarbageCollector(storage: storage, logger: logger)] },
             readiness: [.database(database), .writableFolder(directory)],
             audit: FileAuditLog(url: directory.appendingPathComponent("audit.jsonl")))
     }
 
     /// The files as a directory tree people can browse (`DIRECTORY/files`), everything else in JSON files beside
-    /// it; locks live in the serving process, so one process serves the directory.
+    /// it, the templates in `DIRECTORY/templates/` (``templates(in:)``); locks live in the serving process, so one
+    /// process serves the directory.
     public static func fileSystem(directory: URL) throws -> DeploymentStores {
         DeploymentStores(
             storage: try FileSystemStorage(root: directory.appendingPathComponent("files")),
@@ -106,8 +114,17 @@ public struct DeploymentStores: Sendable {
             oauth: FileOAuthStore(url: directory.appendingPathComponent("oauth.json")),
             throttle: FileSignInThrottleStore(url: directory.appendingPathComponent("sign-in-failures.json")),
             keys: DirectorySigningKeys(directory: directory.appendingPathComponent("secrets")),
-            readiness: [.writableFolder(directory)],
+            templates: templates(in: directory), readiness: [.writableFolder(directory)],
             audit: FileAuditLog(url: directory.appendingPathComponent("audit.jsonl")))
+    }
+
+    /// The templates of the data directory `directory`: the files of `DIRECTORY/templates/` (or of
+    /// `templateDirectory` when given), and which document was made from which in
+    /// `DIRECTORY/template-references.json`, so the reference survives a restart.
+    public static func templates(in directory: URL, templateDirectory: URL? = nil) -> DirectoryTemplateStore {
+        DirectoryTemplateStore(
+            directory: templateDirectory ?? directory.appendingPathComponent("templates"),
+            references: directory.appendingPathComponent("template-references.json"))
     }
 
     /// Every store and the keys in one PostgreSQL database shared by several hosts; the pool and the garbage

@@ -99,6 +99,7 @@ public final class WOPIDeployment: Sendable {
         hostConfiguration.metricsFactory = hostConfiguration.metricsFactory ?? metricsFactory
         let tokenKey = try await stores.keys.key(named: "token")
         hostConfiguration.shareLinks = try await stores.shareLinks()
+        hostConfiguration.templates = hostConfiguration.templates ?? stores.templates
         if hostConfiguration.fileURLs == nil, let lifetime = configuration.fileURLLifetime {
             hostConfiguration.fileURLs = FileURLs(tokenKey: tokenKey, lifetime: lifetime)
         }

@@ -13,6 +13,7 @@ import WOPITestSupport
         .appendingPathComponent("../../Docs/images/office-for-the-web-host-page.png").standardized
 
     static func withHost(
+        extraArguments: [String] = [],
         _ body: @Sendable (_ host: String, _ client: StandInWOPIClient, _ data: URL) async throws -> Void
     ) async throws {
         let client = StandInWOPIClient(signer: try ProofSigner())
@@ -20,7 +21,8 @@ import WOPITestSupport
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
             let process = try HostProcess(
-                dataDirectory: directory.url, extraArguments: ["--discovery-url", clientURL + "/hosting/discovery"])
+                dataDirectory: directory.url,
+                extraArguments: ["--discovery-url", clientURL + "/hosting/discovery"] + extraArguments)
             do {
                 let host = try await process.waitUntilListening()
                 try await body(host, client, directory.url)
@@ -143,6 +145,40 @@ import WOPITestSupport
                 _ = try await browser.waitForURL { $0.hasSuffix("/open/\(id)?action=edit") }
                 try await client.wait(for: "the edit session") { $0.sessions.count == 3 }
                 #expect(client.sessions[2].action == "edit")
+            }
+        }
+    }
+
+    @Test func aDocumentMadeFromATemplateLoadsTemplateSourceAndIsSaved() async throws {
+        let templates = try TemporaryDirectory()
+        defer { templates.remove() }
+        try Data("LETTERHEAD".utf8).write(to: templates.appending("Letter.dotx"))
+        try await Self.withHost(extraArguments: ["--templates", templates.url.path]) { host, client, _ in
+            try await ChromeDriver.with(windowSize: "1280,800") { browser in
+                try await Self.signIn(browser, host: host)
+                // The stand-in's capabilities say it loads TemplateSource, and it edits .docx: Letter.dotx is offered.
+                #expect(try await browser.pageSource().contains(#"<option value="Letter.dotx">Letter.dotx</option>"#))
+                try await browser.click("#create-from-template")
+                _ = try await browser.waitForURL { $0.contains("action=edit") }
+                try await client.wait(for: "the edit session") { $0.sessions.count == 1 }
+                let session = try #require(client.sessions.first)
+                #expect(session.action == "edit")
+                #expect(session.checkFileInfo["BaseFileName"] == "New Document.docx")
+                #expect(session.checkFileInfo["Size"] == "0")
+                let source = try #require(session.checkFileInfo["TemplateSource"])
+                #expect(
+                    session.calls == [
+                        "CheckFileInfo 200", "Lock 200", "TemplateSource 200", "PutFile 200", "Unlock 200",
+                    ])
+                #expect(session.uploaded == "LETTERHEAD + edited by the stand-in")
+                #expect(try await Self.savedContent(session, signer: client.signer) == session.uploaded)
+
+                // Saved: CheckFileInfo names no template any more, and the template URL is gone.
+                let url = "\(session.wopiSrc)?access_token=\(session.accessToken)"
+                let info = try await HTTP.get(
+                    url, headers: try client.signer.headers(url: url, token: session.accessToken))
+                #expect(info.status == 200 && !info.text.contains("TemplateSource"))
+                #expect(try await HTTP.get(source).status == 404)
             }
         }
     }

@@ -161,6 +161,22 @@ struct HostPageHTML: HostPageRenderer {
                 </form>
                 """
             } ?? ""
+        let templateOptions = page.templates.map {
+            "<option value=\"\(HTMLEscaping.escape($0.id))\">\(HTMLEscaping.escape($0.name))</option>"
+        }
+        let fromTemplate =
+            page.templates.isEmpty
+            ? ""
+            : page.newDocumentContainer.map { container in
+                """
+                <form class="inline" method="post" action="/new">
+                <input type="hidden" name="container" value="\(HTMLEscaping.escape(container))">
+                <label for="template">From template</label>
+                <select id="template" name="template">\(templateOptions.joined())</select>
+                <button type="submit" id="create-from-template">Create</button>
+                </form>
+                """
+            } ?? ""
         return Self.page(
             title: "Files",
             """
@@ -172,6 +188,7 @@ struct HostPageHTML: HostPageRenderer {
             \(up)
             <ul id="files">\(rows.joined(separator: "\n"))</ul>
             \(create)
+            \(fromTemplate)
             """)
     }
 }

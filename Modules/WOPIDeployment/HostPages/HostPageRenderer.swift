@@ -12,7 +12,8 @@ public protocol HostPageRenderer: Sendable {
 
     /// A signed-in user's files in one container, with a sign-out form that posts to `/signout`, and a form that
     /// posts `type` (`docx`, `xlsx` or `pptx`) and `container` to `/new` where ``FileListPage/newDocumentContainer``
-    /// is set.
+    /// is set; with ``FileListPage/templates``, a form that posts `template` (a ``FileListPage/TemplateChoice/id``)
+    /// and `container` to `/new`.
     func files(_ page: FileListPage) -> String
 
     /// The page that frames the WOPI client (Office for the web's host page): it posts `access_token` and
@@ -65,6 +66,17 @@ public struct FileListPage: Sendable, Equatable {
     public var rows: [Row]
     /// The container new documents go to, `nil` where the user may not create any.
     public var newDocumentContainer: String?
+    /// The templates a new document can be made from in ``newDocumentContainer``: empty unless the host has a
+    /// `TemplateStore` and the WOPI client's capabilities say it loads `TemplateSource`.
+    public var templates: [TemplateChoice] = []
+
+    /// A template the page offers.
+    public struct TemplateChoice: Sendable, Equatable {
+        /// What the form posts as `template`.
+        public var id: String
+        /// Its name as users see it.
+        public var name: String
+    }
 }
 
 /// The model of the page that frames the WOPI client.

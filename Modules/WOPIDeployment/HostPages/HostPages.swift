@@ -197,31 +197,62 @@ public struct HostPages: HTTPEndpoints {
         }
         let parent =
             container.id == root.id ? nil : pages.files(in: container.parentID == root.id ? nil : container.parentID)
-        let page = FileListPage(
+        var page = FileListPage(
             userName: user.displayName, containerName: container.id == root.id ? "My files" : container.name,
             parentURL: parent, rows: rows, newDocumentContainer: access.canCreateChildren ? container.id.rawValue : nil)
+        if access.canCreateChildren, let client { page.templates = try await offeredTemplates(client) }
         return html(.ok, renderer.files(page))
     }
 
+    /// The templates a new document can be made from: none unless the WOPI client loads `TemplateSource`
+    /// (`hasTemplateSource` in its capabilities), and only those whose documents it edits.
+    private func offeredTemplates(_ client: WOPIDiscovery) async throws -> [FileListPage.TemplateChoice] {
+        guard let store = host.configuration.templates,
+            (try? await discovery?.capabilities())?.hasTemplateSource == true
+        else { return [] }
+        let zones = discovery?.configuration.preferredZones ?? []
+        return try await store.templates()
+            .filter { client.match(action: "edit", fileExtension: $0.documentExtension, zones: zones) != nil }
+            .map { FileListPage.TemplateChoice(id: $0.id, name: $0.name) }
+    }
+
+    /// `/new`: an empty document of `type`, opened with `editnew`, or one made from `template`, opened with `edit`
+    /// (the editor loads the template from CheckFileInfo's `TemplateSource`).
     private func newDocument(_ request: WOPIRequest, user: WOPIUser, pages: HostPageURLs) async throws -> WOPIResponse {
         let form = try await request.form(limit: 16 * 1024) ?? WOPIQuery()
-        guard let type = form["type"], ["docx", "xlsx", "pptx"].contains(type),
-            let id = form["container"].flatMap(ItemID.init(rawValue:)),
+        let cannotCreate = html(.badRequest, renderer.message(title: "Cannot create", "Cannot create a document here."))
+        guard let id = form["container"].flatMap(ItemID.init(rawValue:)),
             case .container(let container) = try await host.storage.item(id),
             try await host.policy.access(of: user, to: .container(container)).canCreateChildren
-        else {
-            return html(.badRequest, renderer.message(title: "Cannot create", "Cannot create a document here."))
+        else { return cannotCreate }
+        if let templateID = form["template"] {
+            guard
+                let template = try await host.configuration.templates?.templates().first(where: { $0.id == templateID })
+            else { return cannotCreate }
+            let name = try await freeName(extension: template.documentExtension, in: container.id)
+            let file = try await host.createDocument(fromTemplate: templateID, named: name, in: container.id, for: user)
+            logger.info(
+                "Host page: new document from a template",
+                metadata: ["file": "\(file.id)", "user": "\(user.id)", "template": "\(templateID)"])
+            return Self.redirect(pages.open(file.id, action: "edit"))
         }
-        let baseName = host.configuration.defaultNewFileBaseName
-        var name = "\(baseName).\(type)"
-        var number = 2
-        while try await host.storage.child(named: name, in: container.id) != nil {
-            name = "\(baseName) \(number).\(type)"
-            number += 1
-        }
+        guard let type = form["type"], ["docx", "xlsx", "pptx"].contains(type) else { return cannotCreate }
+        let name = try await freeName(extension: type, in: container.id)
         let file = try await host.storage.createFile(named: name, in: container.id, content: .empty, overwrite: false)
         logger.info("Host page: new document", metadata: ["file": "\(file.id)", "user": "\(user.id)"])
         return Self.redirect(pages.open(file.id, action: "editnew"))
+    }
+
+    /// `New document.EXT`, or `New document 2.EXT`, … : the first name not taken in `container`.
+    private func freeName(extension ext: String, in container: ItemID) async throws -> String {
+        let baseName = host.configuration.defaultNewFileBaseName
+        var name = "\(baseName).\(ext)"
+        var number = 2
+        while try await host.storage.child(named: name, in: container) != nil {
+            name = "\(baseName) \(number).\(ext)"
+            number += 1
+        }
+        return name
     }
 
     // MARK: - Open and download

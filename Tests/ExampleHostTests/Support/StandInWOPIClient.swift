@@ -53,6 +53,9 @@ final class StandInWOPIClient: Sendable {
                 action: String(action.dropLast(".aspx".count)), form: String(buffer: form),
                 query: request.uri.query ?? "")
         }
+        router.get("hosting/capabilities") { _, _ in
+            Self.response("application/json", #"{"productName": "stand-in", "hasTemplateSource": true}"#)
+        }
         router.get("evil") { _, _ in Self.response("text/html", Self.evilPage) }
         router.post("report/:what") { [self] _, context in
             let what = context.parameters.get("what") ?? ""
@@ -60,7 +63,10 @@ final class StandInWOPIClient: Sendable {
             return Self.response("text/plain", "ok")
         }
         return try await LoopbackServer.run(router, logger: logger) { baseURL in
-            state.withLock { $0.discoveryXML = (try? TestDiscoveryXML.make(clientURL: baseURL, current: signer)) ?? "" }
+            state.withLock {
+                $0.discoveryXML =
+                    (try? TestDiscoveryXML.make(clientURL: baseURL, current: signer, capabilities: true)) ?? ""
+            }
             return try await body(baseURL)
         }
     }
@@ -98,8 +104,17 @@ final class StandInWOPIClient: Sendable {
         } else if action == "edit" {
             let lock = "stand-in-lock"
             _ = try await call("Lock", "", ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": lock])
-            _ = try await call("GetFile", "/contents", [:])
-            session.uploaded = "edited by the stand-in at \(Date().timeIntervalSince1970)"
+            if let source = info["TemplateSource"] as? String {
+                // As Collabora Online does: load the template, signed with the token of its URL, and save over the
+                // empty document.
+                let sourceToken = Self.pairs(URLComponents(string: source)?.query ?? "")["access_token"] ?? ""
+                let template = try await HTTP.get(source, headers: try signer.headers(url: source, token: sourceToken))
+                session.calls.append("TemplateSource \(template.status)")
+                session.uploaded = template.text + " + edited by the stand-in"
+            } else {
+                _ = try await call("GetFile", "/contents", [:])
+                session.uploaded = "edited by the stand-in at \(Date().timeIntervalSince1970)"
+            }
             _ = try await call(
                 "PutFile", "/contents", ["X-WOPI-Override": "PUT", "X-WOPI-Lock": lock], body: session.uploaded)
             _ = try await call("Unlock", "", ["X-WOPI-Override": "UNLOCK", "X-WOPI-Lock": lock])
