@@ -4,12 +4,10 @@ import WOPIStorage
 extension WriteSession {
     /// The decisions of a ``WriteSession``, without any I/O: events go in, actions for the session come out.
     ///
-    /// States: ``State-swift.enum/preparing(_:)`` (taking the lock, loading the content) →
-    /// ``State-swift.enum/open(_:)`` (clean or dirty) → ``State-swift.enum/conflicted(_:_:)`` (the file changed
-    /// elsewhere; uploads go to a conflict copy) or ``State-swift.enum/unlinked(_:)`` (deleted through the mount;
-    /// the content is dropped) → ``State-swift.enum/closed``. A preparation that fails ends in
-    /// ``State-swift.enum/failed(lockHeld:)``. Local changes bump a generation number, so writes made while an
-    /// upload runs keep the content dirty after it.
+    /// States: `preparing` (taking the lock, loading the content) → `open` (clean or dirty) → `conflicted` (the
+    /// file changed elsewhere; uploads go to a conflict copy) or `unlinked` (deleted through the mount; the content
+    /// is dropped) → `closed`. A preparation that fails ends in `failed`. Local changes bump a generation number,
+    /// so writes made while an upload runs keep the content dirty after it.
     struct StateMachine: Sendable {
         /// The state and what it knows.
         enum State: Sendable, Equatable {
