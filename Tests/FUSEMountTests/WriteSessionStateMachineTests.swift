@@ -84,8 +84,10 @@ struct WriteSessionStateMachineTests {
         _ = try machine.uploaded(generation, version: "v2")
         #expect(machine.isDirty, "the second write is not uploaded yet")
         #expect(machine.nextUpload == .upload(generation: 2, expectedVersion: "v2"))
-        _ = try machine.uploaded(1, version: "v3")  // a late, older upload never marks newer writes as saved
-        #expect(machine.isDirty)
+        _ = try machine.uploaded(2, version: "v3")
+        #expect(!machine.isDirty)
+        _ = try machine.uploaded(1, version: "v4")  // a late report of an older upload
+        #expect(!machine.isDirty, "an older generation never makes saved content dirty again")
     }
 
     @Test func aFailedUploadLeavesTheContentDirtyAndKeptWhenTheSessionEnds() throws {
