@@ -18,6 +18,10 @@ import WOPIStorage
 /// 5. The lock is refreshed while the session lives and released after the final upload. Content that could not
 ///    be uploaded at all is kept under `<cache directory>/unsaved/` and logged.
 ///
+/// Its ``StateMachine`` makes the decisions: steps 1-2 are `preparing` (ending in `failed` when they fail),
+/// step 3 is `open` (clean or dirty), step 4 is `conflicted`, a file deleted through the mount is `unlinked`
+/// (its content is dropped), and step 5 ends in `closed`. This class performs the I/O the machine asks for.
+///
 /// Every open of the same file through one mount shares one session (and one lock), so the openers see each
 /// other's writes as POSIX requires.
 final class WriteSession: Sendable {
@@ -31,25 +35,10 @@ final class WriteSession: Sendable {
         case created(FileMetadata)
     }
 
-    private struct ConflictCopy {
-        var id: ItemID
-        var name: String
-        var version: String
-    }
-
-    private struct State {
+    /// The machine and the tasks the session runs for it.
+    struct State {
+        var machine: StateMachine
         var prepared: Task<Void, any Error>?
-        var ready = false
-        var locked = false
-        var name: String
-        var parentID: ItemID?
-        var baseVersion = ""
-        /// Bumped by every local change; the content is dirty while it differs from `uploadedGeneration`.
-        var generation: UInt64 = 0
-        var uploadedGeneration: UInt64 = 0
-        var conflictCopy: ConflictCopy?
-        var unlinked = false
-        var modified: Date?
         var lastUpload: Task<Void, any Error>?
         var refresher: Task<Void, Never>?
     }
@@ -60,8 +49,8 @@ final class WriteSession: Sendable {
     let lockID: String
     /// The local working copy.
     let cache: CacheFile
-    private let environment: MountEnvironment
-    private let state: NIOLockedValueBox<State>
+    let environment: MountEnvironment
+    let state: NIOLockedValueBox<State>
 
     /// Creates a session; call ``start(_:after:)`` next.
     init(itemID: ItemID, name: String, environment: MountEnvironment) throws {
@@ -69,7 +58,7 @@ final class WriteSession: Sendable {
         self.lockID = "\(environment.configuration.lockHolder)/\(UUID().uuidString.lowercased())"
         self.environment = environment
         self.cache = try CacheFile(directory: environment.configuration.cacheDirectory, prefix: "open")
-        self.state = NIOLockedValueBox(State(name: name))
+        self.state = NIOLockedValueBox(State(machine: StateMachine(name: name)))
     }
 
     // MARK: - Preparation
@@ -93,7 +82,7 @@ final class WriteSession: Sendable {
     }
 
     /// Whether the lock is held and the content loaded.
-    var isReady: Bool { state.withLockedValue { $0.ready } }
+    var isReady: Bool { state.withLockedValue { $0.machine.isReady } }
 
     private func prepare(_ preparation: Preparation) async throws {
         do {
@@ -103,47 +92,12 @@ final class WriteSession: Sendable {
                 try await self.load(preparation, watchdog: watchdog)
             }
         } catch {
-            await releaseLock()
+            if state.withLockedValue({ $0.machine.preparationFailed() }), await releaseLock() {
+                state.withLockedValue { $0.machine.lockReleased() }
+            }
             throw error
         }
-        state.withLockedValue { $0.ready = true }
         startRefreshingLock()
-    }
-
-    private func lock() async throws {
-        let configuration = environment.configuration
-        for _ in 0..<2 {
-            let lock = FileLock(id: lockID, expiresAt: configuration.now() + configuration.lockDuration.timeInterval)
-            switch try await environment.lockStore.compareAndSwap(file: itemID, expected: nil, new: lock) {
-            case .swapped:
-                state.withLockedValue { $0.locked = true }
-                environment.logger.debug(
-                    "Locked file for writing", metadata: ["item": "\(itemID)", "lock": "\(lockID)"])
-                return
-            case .conflict(let current?):
-                let name = state.withLockedValue { $0.name }
-                environment.logger.warning(
-                    "Refusing to open \"\(name)\" for writing: it is locked by someone else (EACCES)",
-                    metadata: [
-                        "item": "\(itemID)", "lock": "\(current.id)", "lockExpires": "\(current.expiresAt)",
-                    ])
-                throw FileSystemFailure(
-                    EACCES,
-                    "\"\(name)\" is locked by someone else (lock \(current.id) until \(current.expiresAt)); "
-                        + "close it there or wait for the lock to lapse.")
-            case .conflict(nil):
-                continue  // The lock lapsed between the check and the swap; try once more.
-            case .coauthLocked:
-                let name = state.withLockedValue { $0.name }
-                environment.logger.warning(
-                    "Refusing to open \"\(name)\" for writing: it is being co-authored (EACCES)",
-                    metadata: ["item": "\(itemID)"])
-                throw FileSystemFailure(
-                    EACCES, "\"\(name)\" is being co-authored in Office; close it there or wait for the session to end."
-                )
-            }
-        }
-        throw FileSystemFailure(EIO, "The lock store keeps refusing to lock \(itemID); check the lock store.")
     }
 
     private func load(_ preparation: Preparation, watchdog: Watchdog) async throws {
@@ -154,7 +108,6 @@ final class WriteSession: Sendable {
             metadata = created
         case .truncate:
             metadata = try await backend.file(itemID)
-            state.withLockedValue { $0.generation = 1 }
         case .download:
             let content = try await backend.readFile(itemID, range: nil)
             var offset: Int64 = 0
@@ -165,50 +118,8 @@ final class WriteSession: Sendable {
             }
             metadata = content.metadata
         }
-        state.withLockedValue { state in
-            state.baseVersion = metadata.version
-            state.name = metadata.name
-            state.parentID = metadata.parentID
-            state.modified = metadata.lastModified
-        }
-    }
-
-    private func startRefreshingLock() {
-        let environment = environment
-        let itemID = itemID
-        let lockID = lockID
-        let task = Task {
-            let configuration = environment.configuration
-            while true {
-                do {
-                    try await configuration.clock.sleep(for: configuration.lockRefreshInterval)
-                } catch {
-                    return
-                }
-                do {
-                    let lock = FileLock(
-                        id: lockID, expiresAt: configuration.now() + configuration.lockDuration.timeInterval)
-                    let outcome = try await environment.bounded { _ in
-                        try await environment.lockStore.compareAndSwap(file: itemID, expected: lockID, new: lock)
-                    }
-                    if case .conflict(let current) = outcome {
-                        environment.logger.error(
-                            "Lost the lock on a file open for writing; the upload may end in a conflict copy",
-                            metadata: ["item": "\(itemID)", "lock": "\(lockID)", "current": "\(current?.id ?? "none")"])
-                    }
-                } catch {
-                    environment.logger.warning(
-                        "Could not refresh the lock on a file open for writing; will retry",
-                        metadata: ["item": "\(itemID)", "error": "\(error)"])
-                }
-            }
-        }
-        let cancelNow = state.withLockedValue { state in
-            guard state.locked else { return true }
-            state.refresher = task
-            return false
-        }
-        if cancelNow { task.cancel() }
+        let truncated = if case .truncate = preparation { true } else { false }
+        try update { try $0.loaded(metadata, truncated: truncated) }
     }
 
     // MARK: - Local access (called on the FUSE thread; local disk only)
@@ -221,19 +132,22 @@ final class WriteSession: Sendable {
     /// Writes to the working copy and marks it dirty.
     func write(_ bytes: UnsafeRawBufferPointer, at offset: Int64) throws {
         try cache.write(bytes, at: offset)
-        markChanged()
+        try update { try $0.contentChanged(at: Date()) }
     }
 
     /// Cuts or extends the working copy and marks it dirty.
     func truncate(to length: Int64) throws {
         try cache.truncate(to: length)
-        markChanged()
+        try update { try $0.contentChanged(at: Date()) }
     }
 
-    private func markChanged() {
-        state.withLockedValue { state in
-            state.generation += 1
-            state.modified = Date()
+    /// Applies an event to the machine; an event the state cannot take fails with `EIO`.
+    func update<Result>(_ event: (inout StateMachine) throws -> Result) throws -> Result {
+        do {
+            return try state.withLockedValue { try event(&$0.machine) }
+        } catch let error as StateMachine.InvalidTransition {
+            environment.logger.error("Write session bug", metadata: ["item": "\(itemID)", "error": "\(error)"])
+            throw FileSystemFailure(EIO, "\(error); please report this.")
         }
     }
 
@@ -244,14 +158,14 @@ final class WriteSession: Sendable {
     }
 
     /// When the working copy last changed (or the file's modification time at open).
-    var modified: Date? { state.withLockedValue { $0.modified } }
+    var modified: Date? { state.withLockedValue { $0.machine.modified } }
 
     /// Whether there are local changes not uploaded yet.
-    var isDirty: Bool { state.withLockedValue { $0.generation != $0.uploadedGeneration } }
+    var isDirty: Bool { state.withLockedValue { $0.machine.isDirty } }
 
     /// Records that the file was deleted through the mount: its content is dropped instead of uploaded.
     func markUnlinked() {
-        state.withLockedValue { $0.unlinked = true }
+        state.withLockedValue { $0.machine.unlinked() }
     }
 
     // MARK: - Upload
@@ -274,43 +188,38 @@ final class WriteSession: Sendable {
     }
 
     private func uploadIfDirty() async throws {
-        let snapshot = state.withLockedValue { $0 }
-        guard snapshot.ready, !snapshot.unlinked else { return }
-        if snapshot.generation == snapshot.uploadedGeneration {
-            if let copy = snapshot.conflictCopy { throw conflictFailure(copy) }
+        switch state.withLockedValue({ $0.machine.nextUpload }) {
+        case .none:
             return
-        }
-        let generation = snapshot.generation
-        try await environment.bounded { watchdog in
-            let content = try self.cache.contentStream { _ in watchdog.touch() }
-            if let copy = snapshot.conflictCopy {
+        case .reportConflict(let copy):
+            throw conflictFailure(copy)
+        case .uploadToConflictCopy(let copy, let generation):
+            try await environment.bounded { watchdog in
+                let content = try self.cache.contentStream { _ in watchdog.touch() }
                 let stored = try await self.environment.backend.writeFile(
                     copy.id, content: content, expectedVersion: nil)
-                self.state.withLockedValue { state in
-                    state.conflictCopy?.version = stored.version
-                    state.uploadedGeneration = max(state.uploadedGeneration, generation)
-                }
-                throw self.conflictFailure(copy)
+                try self.update { try $0.conflictCopyWritten(generation, version: stored.version) }
             }
-            do {
-                let stored = try await self.environment.backend.writeFile(
-                    self.itemID, content: content, expectedVersion: snapshot.baseVersion)
-                self.markUploaded(generation, version: stored.version)
-                self.environment.logger.debug(
-                    "Uploaded a file", metadata: ["item": "\(self.itemID)", "version": "\(stored.version)"])
-            } catch let error as StorageError where error.code == .versionMismatch || error.code == .notFound {
-                if error.code == .versionMismatch, try await self.adoptOwnLateUpload(generation) { return }
-                try await self.keepAsConflictCopy(generation: generation, cause: error, watchdog: watchdog)
+            throw conflictFailure(copy)
+        case .upload(let generation, let expectedVersion):
+            try await environment.bounded { watchdog in
+                let content = try self.cache.contentStream { _ in watchdog.touch() }
+                do {
+                    let stored = try await self.environment.backend.writeFile(
+                        self.itemID, content: content, expectedVersion: expectedVersion)
+                    try self.markUploaded(generation, version: stored.version)
+                    self.environment.logger.debug(
+                        "Uploaded a file", metadata: ["item": "\(self.itemID)", "version": "\(stored.version)"])
+                } catch let error as StorageError where error.code == .versionMismatch || error.code == .notFound {
+                    if error.code == .versionMismatch, try await self.adoptOwnLateUpload(generation) { return }
+                    try await self.keepAsConflictCopy(generation: generation, cause: error, watchdog: watchdog)
+                }
             }
         }
     }
 
-    private func markUploaded(_ generation: UInt64, version: String) {
-        let parentID = state.withLockedValue { state in
-            state.baseVersion = version
-            state.uploadedGeneration = max(state.uploadedGeneration, generation)
-            return state.parentID
-        }
+    private func markUploaded(_ generation: UInt64, version: String) throws {
+        let parentID = try update { try $0.uploaded(generation, version: version) }
         // Listings cached before the upload carry the old size.
         environment.directoryCache.invalidate(parentID)
     }
@@ -320,7 +229,7 @@ final class WriteSession: Sendable {
     private func adoptOwnLateUpload(_ generation: UInt64) async throws -> Bool {
         let current = try await environment.backend.file(itemID)
         guard let remoteDigest = current.sha256, try remoteDigest == cache.digest() else { return false }
-        markUploaded(generation, version: current.version)
+        try markUploaded(generation, version: current.version)
         environment.logger.info(
             "An earlier upload that timed out had landed; no conflict", metadata: ["item": "\(itemID)"])
         return true
@@ -328,9 +237,7 @@ final class WriteSession: Sendable {
 
     private func keepAsConflictCopy(generation: UInt64, cause: StorageError, watchdog: Watchdog) async throws {
         let backend = environment.backend
-        let known = state.withLockedValue { (name: $0.name, parentID: $0.parentID) }
-        var name = known.name
-        var parentID = known.parentID
+        var (name, parentID) = state.withLockedValue { (name: $0.machine.name, parentID: $0.machine.parentID) }
         if let current = try? await backend.item(itemID) {
             name = current.name
             parentID = current.parentID
@@ -343,11 +250,8 @@ final class WriteSession: Sendable {
                 let content = try cache.contentStream { _ in watchdog.touch() }
                 let stored = try await backend.createFile(
                     named: copyName, in: parentID, content: content, overwrite: false)
-                let copy = ConflictCopy(id: stored.id, name: stored.name, version: stored.version)
-                state.withLockedValue { state in
-                    state.conflictCopy = copy
-                    state.uploadedGeneration = max(state.uploadedGeneration, generation)
-                }
+                let copy = StateMachine.ConflictCopy(id: stored.id, name: stored.name, version: stored.version)
+                try update { try $0.conflictCopyStored(copy, generation: generation) }
                 environment.directoryCache.invalidate(parentID)
                 environment.logger.error(
                     "\"\(name)\" was changed or deleted elsewhere while open here; kept the local version as a conflict copy",
@@ -359,7 +263,7 @@ final class WriteSession: Sendable {
         }
     }
 
-    private func conflictFailure(_ copy: ConflictCopy) -> FileSystemFailure {
+    private func conflictFailure(_ copy: StateMachine.ConflictCopy) -> FileSystemFailure {
         FileSystemFailure(
             EIO, "The file changed elsewhere while open; the local version was saved as \"\(copy.name)\".")
     }
@@ -381,17 +285,19 @@ final class WriteSession: Sendable {
                     "Final upload failed", metadata: ["item": "\(itemID)", "error": "\(error)"])
             }
         }
-        let snapshot = state.withLockedValue { state in
+        let action = state.withLockedValue { state in
             state.refresher?.cancel()
             state.refresher = nil
-            return state
+            return state.machine.finish()
         }
-        if snapshot.ready, !snapshot.unlinked, snapshot.generation != snapshot.uploadedGeneration {
-            preserveUnsaved(name: snapshot.name)
-        } else {
+        switch action {
+        case .keepUnsaved(let name, let releaseLock):
+            preserveUnsaved(name: name)
+            if releaseLock { await self.releaseLock() }
+        case .removeCache(let releaseLock):
             cache.remove()
+            if releaseLock { await self.releaseLock() }
         }
-        await releaseLock()
     }
 
     private func preserveUnsaved(name: String) {
@@ -408,27 +314,6 @@ final class WriteSession: Sendable {
             environment.logger.error(
                 "Could not upload \"\(name)\"; its content is kept locally",
                 metadata: ["item": "\(itemID)", "path": "\(cache.path ?? "?")", "error": "\(error)"])
-        }
-    }
-
-    private func releaseLock() async {
-        guard state.withLockedValue({ $0.locked }) else { return }
-        do {
-            let outcome = try await environment.bounded { _ in
-                try await self.environment.lockStore.compareAndSwap(
-                    file: self.itemID, expected: self.lockID, new: nil)
-            }
-            state.withLockedValue { $0.locked = false }
-            if case .conflict = outcome {
-                environment.logger.warning(
-                    "The lock was gone when releasing it", metadata: ["item": "\(itemID)", "lock": "\(lockID)"])
-            } else {
-                environment.logger.debug("Unlocked file", metadata: ["item": "\(itemID)", "lock": "\(lockID)"])
-            }
-        } catch {
-            environment.logger.error(
-                "Could not release a lock; it lapses on its own",
-                metadata: ["item": "\(itemID)", "lock": "\(lockID)", "error": "\(error)"])
         }
     }
 }
