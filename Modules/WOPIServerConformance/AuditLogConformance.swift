@@ -1,6 +1,6 @@
 import Foundation
-import WOPIServer
-import WOPIStorageConformance
+public import WOPIServer
+public import WOPIStorageConformance
 
 /// The conformance kit for ``WOPIServer/AuditLog``: events read back field for field and in order, each filter of
 /// ``WOPIServer/AuditQuery`` alone and together, a second opener sees what the first recorded, and concurrent

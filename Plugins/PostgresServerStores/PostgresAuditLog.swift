@@ -1,8 +1,8 @@
 import Foundation
 import JSONRecordCodec
 import PostgresNIO
-import PostgresStorage
-import WOPIServer
+public import PostgresStorage
+public import WOPIServer
 
 /// An ``WOPIServer/AuditLog`` in a ``PostgresStorage/PostgresPool``, shared by every host of a deployment: one row
 /// per event in the `audit_events` table of ``schema`` (the event as JSON beside the columns a query filters on),

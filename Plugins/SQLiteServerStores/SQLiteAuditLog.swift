@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import JSONRecordCodec
-import SQLiteStorage
-import WOPIServer
+public import SQLiteStorage
+public import WOPIServer
 
 /// An ``WOPIServer/AuditLog`` in a ``SQLiteStorage/SQLiteDatabase``: one row per event in the `audit_events` table
 /// of ``schema`` (the event as JSON beside the columns a query filters on), in the order recorded.

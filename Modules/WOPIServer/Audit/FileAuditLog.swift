@@ -1,5 +1,5 @@
-import Foundation
-import NIOPosix
+public import Foundation
+public import NIOPosix
 import WOPIStorage
 
 /// An ``AuditLog`` in a JSON-lines file: one event per line, appended with `O_APPEND` (one `write` per event, so

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-import Logging
+package import Logging
 import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
@@ -26,7 +26,7 @@ extension WOPIHost {
         case .checkFileInfo: action = .open
         case .putFile:
             action = .save
-            let put = Self.putFileDetails(request)
+            let put = ClientSaveHeaders(request).details
             if !put.editors.isEmpty { details["editors"] = put.editors.joined(separator: ",") }
             if let autosave = put.isAutosave { details["autosave"] = "\(autosave)" }
             if let exitSave = put.isExitSave { details["exitSave"] = "\(exitSave)" }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import NIOCore
 public import NIOPosix
 public import WOPIStorage
