@@ -11,15 +11,15 @@ OWN_PROCESS = 'PostgresTests|ClusterValidatorScenarioTests'
 # swift test, with a failing pass's failures printed again at its end (where a CI log's tail shows them).
 TEST = SWIFT=$(SWIFT) scripts/swift-test.sh
 
-.PHONY: run test build lint format deps test-deps alerts bench bench-smoke fuzz fuzz-smoke fuzz-build test-asan test-tsan docs
+.PHONY: run test build lint format deps test-deps alerts bench bench-smoke fuzz fuzz-smoke fuzz-build test-asan test-tsan docs api
 
 ## make run: build and start the example host on its default storage (seeds a demo user on first start).
 run: deps
 	$(SWIFT) build -c release --product wopi-host
 	$$($(SWIFT) build -c release --show-bin-path)/wopi-host serve --demo --data $(DATA) --port $(PORT)
 
-## make test: lint, build everything and run every test, build the docs (30-90 s on top of the test build), build
-## copies of the examples in a package outside the repository (scripts/check-examples-standalone.sh: a provider who
+## make test: lint, build everything and run every test, build the docs (30-90 s on top of the test build), check
+## the public API against the release in API/baseline (scripts/check-api.sh, about 2 minutes), build copies of the examples in a package outside the repository (scripts/check-examples-standalone.sh: a provider who
 ## copies them must find public API only), then the benchmark suite's smoke run and a short pass of every fuzz target. The real-mount FUSE suites run in a test
 ## process of their own: a child that another test spawns must never inherit a descriptor open on a test mount. So
 ## do the allocation counts, which see the whole process, and the PostgreSQL suites (with the validator scenarios
@@ -31,6 +31,7 @@ test: test-deps lint alerts
 	$(TEST) --skip-build --filter FUSEMountTests
 	$(TEST) --skip-build --filter AllocationTests
 	SWIFT=$(SWIFT) scripts/build-docs.sh
+	SWIFT=$(SWIFT) scripts/check-api.sh
 	SWIFT=$(SWIFT) scripts/check-examples-standalone.sh
 	$(MAKE) bench-smoke
 	$(MAKE) fuzz-smoke
@@ -91,6 +92,11 @@ build: deps
 ## Fails on a warning in a catalog page or guide; DOCS_STRICT=1 also fails on warnings in source doc comments.
 docs: deps
 	SWIFT=$(SWIFT) scripts/build-docs.sh
+
+## make api (part of make test): fails on a break of the public API against the release in API/baseline that
+## API/allowed-breaks.txt does not list; `scripts/check-api.sh --cut RELEASE` makes RELEASE the baseline.
+api: deps
+	SWIFT=$(SWIFT) scripts/check-api.sh
 
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Package.swift Modules Plugins Examples Benchmarks Tests Fuzz
