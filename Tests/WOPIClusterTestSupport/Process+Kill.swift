@@ -8,7 +8,7 @@ extension Process {
     /// ignore SIGTERM (it inherits the runner's signal mask).
     package func killAndWait() async {
         if isRunning { Glibc.kill(processIdentifier, SIGKILL) }
-        while isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+        _ = try? await Polling.until { !isRunning }
         ChildProcesses.unregister(processIdentifier)
     }
 }

@@ -52,7 +52,12 @@ import WOPITestSupport
     @Test func aCheckThatDoesNotAnswerInTimeMakesItUnready() async throws {
         var configuration = WOPIDeployment.Configuration()
         configuration.readinessTimeout = .milliseconds(200)
-        let hanging = ReadinessCheck("hangs") { try await Task.sleep(for: .seconds(3600)) }
+        // A check that never answers: it waits on a stream nothing writes to, until the probe cancels it.
+        let (silence, keepOpen) = AsyncStream<Never>.makeStream()
+        let hanging = ReadinessCheck("hangs") {
+            _ = keepOpen
+            for await _ in silence {}
+        }
         try await Self.serve(configuration, extraChecks: [hanging]) { (_: WOPIDeployment, base: String) async throws in
             let reply = try await HTTP.get(base + "/readyz")
             #expect(reply.status == 503, "the probe answers at its timeout, not when the check gives up")

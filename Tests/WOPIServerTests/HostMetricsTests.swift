@@ -67,12 +67,10 @@ import WOPITestSupport
 
     @Test func storageFailuresAreCountedByCode() async throws {
         let metrics = TestMetrics()
-        let subject = try await SingleFileHost.make(
-            locks: UnreachableLockStore(), configuration: Self.configuration(metrics))
-        var head = subject.head(.post)
-        head.headerFields[HTTPField.Name("X-WOPI-Override")!] = "LOCK"
-        head.headerFields[HTTPField.Name("X-WOPI-Lock")!] = "A"
-        #expect(await subject.host.handle(WOPIRequest(head: head)).status == .serviceUnavailable)
+        let wopi = InProcessHost(configuration: Self.configuration(metrics), locks: UnreachableLockStore())
+        let file = try await wopi.seed("a.docx", "x")
+        let lock = await wopi.send(.post, file.id, "", ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "A"])
+        #expect(lock.status == .serviceUnavailable)
         #expect(metrics.counterTotal(label: "wopi_storage_errors_total", dimensions: [("code", "unavailable")]) == 1)
         #expect(Self.requests(metrics, "Lock", 503) == 1)
     }
