@@ -69,7 +69,7 @@ struct SQLiteStorageCrashSafetyTests {
         for sql in log.statements {
             if sql.hasPrefix("PRAGMA synchronous = ") {
                 level = sql.dropFirst("PRAGMA synchronous = ".count) == "NORMAL" ? "NORMAL" : "FULL"
-            } else if sql.hasPrefix("INSERT INTO content_chunks") {
+            } else if sql.hasPrefix("INSERT INTO chunk_pieces") {
                 chunkLevels.insert(level)
             } else if sql.contains("SET state = 'complete'") {
                 switchLevels.append(level)
@@ -140,13 +140,16 @@ struct SQLiteStorageCrashSafetyTests {
         try await storage.database.pool.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO file_versions (state, chunk_size, created_at, write_expires_at)
-                    VALUES ('writing', 4096, ?, ?)
+                    INSERT INTO file_versions (state, layout, chunk_size, created_at, write_expires_at)
+                    VALUES ('writing', 'chunks', 4096, ?, ?)
                     """, arguments: [expiry - 600, expiry])
             let version = db.lastInsertedRowID
             for index in 0..<3 {
                 try db.execute(
-                    sql: "INSERT INTO content_chunks (version_id, chunk_index, data) VALUES (?, ?, zeroblob(4096))",
+                    sql: """
+                        INSERT INTO chunk_pieces (version_id, chunk_index, piece_index, data)
+                        VALUES (?, 0, ?, zeroblob(4096))
+                        """,
                     arguments: [version, index])
             }
         }
