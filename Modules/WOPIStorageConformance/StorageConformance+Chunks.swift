@@ -27,6 +27,12 @@ extension StorageConformance {
         // A header chunk per entry, a data chunk per entry with data (not the empty one), the central directory.
         try Check.expectEqual(list.chunks.count, 4 + 3 + 1, "the number of chunks of the zip")
         try await expectChunks(list, of: file, in: backend, equalTo: zip)
+        // Ranges that start inside one chunk and end inside another, several chunks further.
+        for range in [20..<60, 40..<300_100, 299_990..<zip.count - 3] {
+            let read = try await backend.readFile(file.id, range: Int64(range.lowerBound)..<Int64(range.upperBound))
+            let body = try await read.body.collect(upTo: 1 << 24)
+            try Check.expectEqual(Array(body.readableBytesView), Array(zip[range]), "the bytes of range \(range)")
+        }
     }
 
     static func changedEntry(_ backend: any StorageBackend) async throws {
