@@ -9,7 +9,7 @@ import WOPIStorage
 ///
 /// Several pieces (up to ``ChunkedStorageConfiguration/bytesPerStatement``) are fetched in one statement, so a slow
 /// reader holds no connection and no snapshot, and a large body costs few round trips; they are handed out one chunk
-/// at a time. The lease is renewed when less than half of it is left, and released when the last byte of the range
+/// at a time, while the next statement's worth is fetched ahead. The lease is renewed when less than half of it is left, and released when the last byte of the range
 /// is handed out, or when the reader is dropped early (its lease then also runs out by itself).
 final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
     private struct State {
@@ -21,6 +21,8 @@ final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
         var window: [ChunkReference] = []
         var leaseExpiresAt: Double
         var released = false
+        /// The fetch of the next statement's worth, started as soon as the previous one came back.
+        var ahead: Task<([ByteBuffer], Int64)?, any Error>?
     }
 
     private let dialect: Dialect
@@ -70,7 +72,12 @@ final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
             return nil
         }
         if renew { try await renewLease(now: now) }
-        let fetched = try await isChunked ? fetchChunks(from: offset) : fetchFixed(from: offset)
+        let ahead = state.withLock { state in
+            defer { state.ahead = nil }
+            return state.ahead
+        }
+        let fetched: ([ByteBuffer], Int64)?
+        if let ahead { fetched = try await ahead.value } else { fetched = try await fetch(from: offset) }
         guard let (pieces, fetchedEnd) = fetched else {
             await releaseOnce()
             throw StorageError(
@@ -81,8 +88,15 @@ final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
         state.withLock { state in
             state.offset = fetchedEnd
             state.pending = pieces.reversed()
+            // Read ahead: the database works on the next statement while these pieces go out.
+            if fetchedEnd < end { state.ahead = Task { try await self.fetch(from: fetchedEnd) } }
         }
         return await takePending()
+    }
+
+    /// Fetches about a statement's worth from `offset` on, in the version's layout; `nil` when its content is gone.
+    private func fetch(from offset: Int64) async throws -> ([ByteBuffer], Int64)? {
+        try await isChunked ? fetchChunks(from: offset) : fetchFixed(from: offset)
     }
 
     // MARK: The chunk layout
