@@ -8,9 +8,10 @@ import WOPIStorage
 /// shares the database.
 ///
 /// Several pieces (up to ``ChunkedStorageConfiguration/bytesPerStatement``) are fetched in one statement, so a slow
-/// reader holds no connection and no snapshot, and a large body costs few round trips; they are handed out one chunk
-/// at a time, while the next statement's worth is fetched ahead. The lease is renewed when less than half of it is left, and released when the last byte of the range
-/// is handed out, or when the reader is dropped early (its lease then also runs out by itself).
+/// reader holds no connection and no snapshot, and a large body costs few round trips; they are handed out a piece
+/// at a time, while the next statement's worth is fetched ahead. The lease is renewed when less than half of it is
+/// left, and released when the last byte of the range is handed out, or when the reader is dropped early (its lease
+/// then also runs out by itself).
 final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
     private struct State {
         /// The next byte to fetch from the database.
