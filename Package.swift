@@ -121,6 +121,7 @@ let package = Package(
         .target(
             name: "WOPIStorage",
             dependencies: [
+                "WOPIChunking",
                 .nioCore,
                 .nioPosix,
                 .crypto,
@@ -133,7 +134,7 @@ let package = Package(
         ),
         .target(
             name: "WOPIStorageConformance",
-            dependencies: ["WOPIStorage", .nioCore],
+            dependencies: ["WOPIStorage", "WOPIChunking", .nioCore],
             path: "Modules/WOPIStorageConformance",
             swiftSettings: swiftSettings
         ),
@@ -305,6 +306,7 @@ let package = Package(
             name: "ChunkedVersionStore",
             dependencies: [
                 "WOPIStorage",
+                "WOPIChunking",
                 .nioCore,
                 .logging,
             ],

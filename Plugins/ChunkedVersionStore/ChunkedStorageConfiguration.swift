@@ -4,11 +4,11 @@ public import WOPIStorage
 /// The tuning of a storage on the chunked-version engine, `SQLiteStorage.Configuration` and
 /// `PostgresStorage.Configuration` alike; the defaults suit a host serving Office documents.
 public struct ChunkedStorageConfiguration: Sendable {
-    /// The size of the content chunk rows of new versions, in bytes. Default 256 KiB.
+    /// The size of the pieces new content chunks are stored in, in bytes. Default 256 KiB.
     public var chunkSize: Int
-    /// How many chunks one write transaction stores (in multi-row `INSERT`s of 1 MiB) while a body streams in.
-    /// Default 16 (4 MiB at the default chunk size): this bounds both the memory a write holds and the time it holds
-    /// a write lock. The first batch of a save is one chunk, and batches double up to this.
+    /// How many pieces one write transaction stores (in multi-row `INSERT`s of 1 MiB) while a body streams in.
+    /// Default 16 (4 MiB at the default piece size): this bounds both the memory a write holds and the time it holds
+    /// a write lock. The first batch of a save is one piece, and batches double up to this.
     public var chunksPerTransaction: Int
     /// How long a reader's lease on the version it reads lasts; it is renewed while the reader makes progress, so
     /// only an abandoned reader's lease runs out. Default 2 minutes.

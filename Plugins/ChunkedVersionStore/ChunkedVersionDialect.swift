@@ -19,6 +19,11 @@ package protocol ChunkedVersionDialect: Sendable {
     /// What `INSERT` needs to set an identity column to a given value: `OVERRIDING SYSTEM VALUE` for a
     /// PostgreSQL `GENERATED ALWAYS` column, nothing for SQLite.
     var explicitIdentity: String { get }
+
+    /// What a `SELECT` adds to lock its rows and skip those another transaction holds: `FOR UPDATE SKIP LOCKED`
+    /// for PostgreSQL, where garbage collection runs beside writers; nothing for SQLite, which runs one writer at
+    /// a time.
+    var skipLocked: String { get }
 }
 
 /// How durable a commit must be when it returns.

@@ -1,10 +1,13 @@
 import Foundation
 package import Logging
+import NIOCore
+import WOPIChunking
 package import WOPIStorage
 
 /// The one implementation of chunked file versions that `SQLiteStorage` and `PostgresStorage` share: versions,
 /// content chunks, read leases, staging, the atomic switch to a new version and garbage collection, on the
-/// tables `file_versions`, `content_chunks` and `version_leases` that each plugin's schema creates.
+/// tables `file_versions`, `chunks`, `chunk_pieces`, `version_chunks` and `version_leases` that each plugin's schema
+/// creates (``ChunkSQL/migration(blob:)``).
 ///
 /// A plugin provides a ``ChunkedVersionDialect`` (how to run statements on its database) and keeps its item tree;
 /// the engine does the rest the same way on both:
@@ -17,8 +20,11 @@ package import WOPIStorage
 /// - **A read** takes a lease on the file's current version in the plugin's transaction that reads the file
 ///   (``opening(_:now:)``), then fetches ``ChunkedStorageConfiguration/bytesPerStatement`` per statement
 ///   (``content(of:range:lease:)``).
-/// - **Garbage** (expired leases, abandoned writes, versions no file or reader needs) goes with
-///   ``collectGarbage()``.
+/// - **Content** is cut into content-defined chunks as it streams in (``PieceCutter``: CSPP Plus's `Zip` scheme
+///   for a zip, `FullFile` otherwise), each keyed by its SpookyHash ``ChunkID`` and stored once per database in
+///   fixed-size pieces (``ChunkSQL``); a version is the ordered list of its chunks (``chunkListing(of:)``).
+/// - **Garbage** (expired leases, abandoned writes, versions no file or reader needs, chunks no version lists)
+///   goes with ``collectGarbage()``.
 package struct ChunkedVersionStore<Dialect: ChunkedVersionDialect>: Sendable {
     /// How statements run.
     package let dialect: Dialect
@@ -57,7 +63,7 @@ package struct ChunkedVersionStore<Dialect: ChunkedVersionDialect>: Sendable {
         -> [SQLStatement]
     {
         [VersionSQL.markCommitted(staged, file: id, now: now), VersionSQL.pointFile(id, at: staged.id, now: now)]
-            + (previous.map { [VersionSQL.discardRetired($0, now: now)] } ?? [])
+            + (previous.map { VersionSQL.discardRetired($0, now: now, skipLocked: dialect.skipLocked) } ?? [])
     }
 
     // MARK: Reading
@@ -72,7 +78,7 @@ package struct ChunkedVersionStore<Dialect: ChunkedVersionDialect>: Sendable {
         return VersionOpening(
             versionID: versionID, expiresAt: expiry,
             statements: [
-                VersionSQL.chunkSize(of: versionID, file: file.id), VersionSQL.takeLease(on: versionID, expiry: expiry),
+                VersionSQL.layout(of: versionID, file: file.id), VersionSQL.takeLease(on: versionID, expiry: expiry),
             ])
     }
 
@@ -94,14 +100,65 @@ package struct ChunkedVersionStore<Dialect: ChunkedVersionDialect>: Sendable {
     /// transaction.
     package func collectGarbage() async throws -> GarbageReport {
         let rows = try await dialect.write(
-            "collect garbage", durability: .configured, VersionSQL.collectGarbage(now: configuration.timestamp))
+            "collect garbage", durability: .configured,
+            VersionSQL.collectGarbage(now: configuration.timestamp, skipLocked: dialect.skipLocked))
         let report = VersionSQL.garbageReport(rows)
         logger.debug(
             "Garbage collected",
             metadata: [
                 "abandonedWrites": "\(report.abandonedWrites)", "retiredVersions": "\(report.retiredVersions)",
-                "expiredLeases": "\(report.expiredLeases)",
+                "expiredLeases": "\(report.expiredLeases)", "chunks": "\(rows[3].count)", "pieces": "\(rows[4].count)",
             ])
         return report
+    }
+}
+
+extension ChunkedVersionStore {
+    // MARK: Chunk lists
+
+    /// The statements that list the chunks of `file`'s current version; the plugin runs them in the transaction
+    /// that read `file`, and hands their rows to ``contentChunks(of:listed:reading:)``.
+    package func chunkListing(of file: FileMetadata) throws -> [SQLStatement] {
+        guard let versionID = VersionSQL.versionID(file.version) else {
+            throw StorageError(.corrupt, "File \(file.id) points to a missing version; restore a backup.")
+        }
+        return [VersionSQL.layout(of: versionID, file: file.id), ChunkSQL.contentChunks(of: versionID)]
+    }
+
+    /// The chunk list of `file` from the rows of ``chunkListing(of:)``; a version written before the chunk layout
+    /// is cut by reading the file's content once (`reading`).
+    package func contentChunks(
+        of file: FileMetadata, listed rows: [[SQLRow]], reading: () async throws -> FileContent
+    ) async throws -> ContentChunkList {
+        guard rows.count == 2, let layout = rows[0].first, layout.count == 3 else { throw StorageErrors.missingRows }
+        guard layout[1].integer == 1 else {
+            let content = try await reading()
+            return try await ContentChunkList(cutting: content.body, version: content.metadata.version)
+        }
+        let chunks = try rows[1].map { row -> ContentChunk in
+            guard row.count == 3, case .blob(let bytes) = row[0], let id = ChunkID(bytes: bytes.readableBytesView),
+                let offset = row[1].integer, let length = row[2].integer
+            else { throw StorageError(.corrupt, "The chunk list of file \(file.id) is damaged; restore a backup.") }
+            return ContentChunk(id: id, offset: offset, length: length)
+        }
+        return ContentChunkList(version: file.version, isZip: layout[2].integer == 1, chunks: chunks)
+    }
+}
+
+extension ContentChunkList {
+    /// The chunk list of `content`, cut as the engine cuts what it stores.
+    init(cutting content: ByteStream, version: String) async throws {
+        var chunker = ZipChunker()
+        var chunks: [ContentChunk] = []
+        var offset: Int64 = 0
+        func collect(_ events: [ChunkEvent]) {
+            for case .chunkEnd(let id, let length) in events {
+                chunks.append(ContentChunk(id: id, offset: offset, length: length))
+                offset += length
+            }
+        }
+        for try await buffer in content { collect(chunker.consume(buffer)) }
+        collect(chunker.finish())
+        self.init(version: version, isZip: chunker.isZip && !chunks.isEmpty, chunks: chunks)
     }
 }

@@ -8,4 +8,6 @@ package struct StagedVersion: Sendable {
     package var size: Int64
     /// The content's SHA-256.
     package var sha256: Data
+    /// Whether the content was cut by the `Zip` scheme (else `FullFile`).
+    package var isZip: Bool
 }

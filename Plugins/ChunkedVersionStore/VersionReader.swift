@@ -7,18 +7,23 @@ import WOPIStorage
 /// Reads one version's bytes in a range under a lease that keeps the version from deletion, on every host that
 /// shares the database.
 ///
-/// Several chunks (up to ``ChunkedStorageConfiguration/bytesPerStatement``) are fetched in one statement, so a slow
-/// reader holds no connection and no snapshot, and a large body costs few round trips; they are handed out one chunk
-/// at a time. The lease is renewed when less than half of it is left, and released when the last byte of the range
-/// is handed out, or when the reader is dropped early (its lease then also runs out by itself).
+/// Several pieces (up to ``ChunkedStorageConfiguration/bytesPerStatement``) are fetched in one statement, so a slow
+/// reader holds no connection and no snapshot, and a large body costs few round trips; they are handed out a piece
+/// at a time, while the next statement's worth is fetched ahead. The lease is renewed when less than half of it is
+/// left, and released when the last byte of the range is handed out, or when the reader is dropped early (its lease
+/// then also runs out by itself).
 final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
     private struct State {
         /// The next byte to fetch from the database.
         var offset: Int64
         /// Fetched pieces not handed out yet, first one last.
         var pending: [ByteBuffer] = []
+        /// The next chunks of the version (chunk layout), fetched ahead.
+        var window: [ChunkReference] = []
         var leaseExpiresAt: Double
         var released = false
+        /// The fetch of the next statement's worth, started as soon as the previous one came back.
+        var ahead: Task<([ByteBuffer], Int64)?, any Error>?
     }
 
     private let dialect: Dialect
@@ -26,6 +31,7 @@ final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
     private let logger: Logger
     private let versionID: Int64
     private let chunkSize: Int64
+    private let isChunked: Bool
     private let end: Int64
     private let leaseID: Int64
     private let state: Mutex<State>
@@ -39,6 +45,7 @@ final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
         self.logger = logger
         self.versionID = lease.versionID
         self.chunkSize = lease.chunkSize
+        self.isChunked = lease.isChunked
         self.end = range.upperBound
         self.leaseID = lease.id
         self.state = Mutex(State(offset: range.lowerBound, leaseExpiresAt: lease.expiresAt))
@@ -66,13 +73,13 @@ final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
             return nil
         }
         if renew { try await renewLease(now: now) }
-        let firstChunk = offset / chunkSize
-        let lastChunk = min(
-            firstChunk + ChunkedStorageConfiguration.chunksPerStatement(chunkSize: chunkSize),
-            (end + chunkSize - 1) / chunkSize)
-        let rows = try await dialect.read(
-            "read version \(versionID)", VersionSQL.chunks(of: versionID, firstChunk..<lastChunk))
-        guard let pieces = pieces(of: rows, chunks: firstChunk..<lastChunk, from: offset) else {
+        let ahead = state.withLock { state in
+            defer { state.ahead = nil }
+            return state.ahead
+        }
+        let fetched: ([ByteBuffer], Int64)?
+        if let ahead { fetched = try await ahead.value } else { fetched = try await fetch(from: offset) }
+        guard let (pieces, fetchedEnd) = fetched else {
             await releaseOnce()
             throw StorageError(
                 .io,
@@ -80,10 +87,61 @@ final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
                     + "read the file again.")
         }
         state.withLock { state in
-            state.offset = min(lastChunk * chunkSize, end)
+            state.offset = fetchedEnd
             state.pending = pieces.reversed()
+            // Read ahead: the database works on the next statement while these pieces go out.
+            if fetchedEnd < end { state.ahead = Task { try await self.fetch(from: fetchedEnd) } }
         }
         return await takePending()
+    }
+
+    /// Fetches about a statement's worth from `offset` on, in the version's layout; `nil` when its content is gone.
+    private func fetch(from offset: Int64) async throws -> ([ByteBuffer], Int64)? {
+        try await isChunked ? fetchChunks(from: offset) : fetchFixed(from: offset)
+    }
+
+    // MARK: The chunk layout
+
+    /// Fetches about ``ChunkedStorageConfiguration/bytesPerStatement`` from `offset` on, in one statement: part of
+    /// one large chunk, or several small ones whole. Returns the pieces and where they end, or `nil` when the
+    /// version's chunks are gone.
+    private func fetchChunks(from offset: Int64) async throws -> ([ByteBuffer], Int64)? {
+        var window = state.withLock { state in
+            state.window.removeAll { $0.start + $0.length <= offset }
+            return state.window
+        }
+        if window.isEmpty {
+            let rows = try await dialect.read(
+                "read version \(versionID)",
+                ChunkSQL.chunkList(of: versionID, endingAfter: offset, limit: Self.chunksPerWindow))
+            window = rows.compactMap(ChunkReference.init)
+            guard window.count == rows.count, !window.isEmpty else { return nil }
+        }
+        let plan = ChunkReadPlan(window: window, from: offset, to: end)
+        guard !plan.parts.isEmpty else { return nil }
+        let rows = try await dialect.read(
+            "read version \(versionID)", ChunkSQL.pieces(plan.parts.map { ($0.chunk.stored, $0.pieces) }))
+        guard let pieces = plan.pieces(from: rows) else { return nil }
+        state.withLock { state in state.window = window.filter { $0.start + $0.length > plan.end } }
+        return (pieces, plan.end)
+    }
+
+    /// How many chunk references a reader fetches at once.
+    private static var chunksPerWindow: Int { 256 }
+
+    // MARK: The old fixed-size layout
+
+    /// Fetches ``ChunkedStorageConfiguration/bytesPerStatement`` from `offset` on, or `nil` when the version's
+    /// chunks are gone.
+    private func fetchFixed(from offset: Int64) async throws -> ([ByteBuffer], Int64)? {
+        let firstChunk = offset / chunkSize
+        let lastChunk = min(
+            firstChunk + ChunkedStorageConfiguration.chunksPerStatement(chunkSize: chunkSize),
+            (end + chunkSize - 1) / chunkSize)
+        let rows = try await dialect.read(
+            "read version \(versionID)", VersionSQL.chunks(of: versionID, firstChunk..<lastChunk))
+        guard let pieces = pieces(of: rows, chunks: firstChunk..<lastChunk, from: offset) else { return nil }
+        return (pieces, min(lastChunk * chunkSize, end))
     }
 
     /// The bytes of `rows` (chunks `chunks`, in order) from `offset` up to the end of the range, a piece per chunk;
@@ -149,7 +207,8 @@ final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
             do {
                 _ = try await dialect.write(
                     "release read lease \(leaseID)", durability: .configured,
-                    [VersionSQL.releaseLease(leaseID), VersionSQL.discardRetired(versionID, now: now)])
+                    [VersionSQL.releaseLease(leaseID)]
+                        + VersionSQL.discardRetired(versionID, now: now, skipLocked: dialect.skipLocked))
             } catch {
                 logger.notice("Could not release read lease \(leaseID) (it will expire by itself): \(error)")
             }

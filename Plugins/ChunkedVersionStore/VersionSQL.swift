@@ -1,16 +1,17 @@
 import Foundation
 package import WOPIStorage
 
-/// The SQL of the chunked-version engine, on the tables `file_versions`, `content_chunks` and `version_leases`
-/// (and `items.current_version_id`), in the subset SQLite and PostgreSQL share.
+/// The SQL of the chunked-version engine, on the tables `file_versions` and `version_leases` (and
+/// `items.current_version_id`), in the subset SQLite and PostgreSQL share; ``ChunkSQL`` has the content's. The old
+/// fixed-size `content_chunks` rows are read for the versions written before the chunk layout.
 package enum VersionSQL {
-    /// A new, empty `writing` version; returns its ID.
-    static func begin(chunkSize: Int, now: Double, expiry: Double) -> SQLStatement {
+    /// A new, empty `writing` version in the chunk layout, in pieces of `pieceSize`; returns its ID.
+    static func begin(pieceSize: Int, now: Double, expiry: Double) -> SQLStatement {
         SQLStatement(
             """
-            INSERT INTO file_versions (file_id, state, chunk_size, created_at, write_expires_at)
-            VALUES (NULL, 'writing', ?, ?, ?) RETURNING id
-            """, [.integer(Int64(chunkSize)), .real(now), .real(expiry)], columns: [.integer],
+            INSERT INTO file_versions (file_id, state, layout, chunk_size, created_at, write_expires_at)
+            VALUES (NULL, 'writing', 'chunks', ?, ?, ?) RETURNING id
+            """, [.integer(Int64(pieceSize)), .real(now), .real(expiry)], columns: [.integer],
             expecting: (1, StorageError(.io, "The database did not return the new version's ID; retry.")))
     }
 
@@ -25,23 +26,12 @@ package enum VersionSQL {
             ))
     }
 
-    /// Stores `chunks` as chunks `firstIndex`, `firstIndex + 1`, … of a version: one multi-row `INSERT`.
-    static func insertChunks(_ chunks: [Data], startingAt firstIndex: Int, into versionID: Int64) -> SQLStatement {
-        var arguments: [SQLArgument] = []
-        arguments.reserveCapacity(chunks.count * 3)
-        for (offset, chunk) in chunks.enumerated() {
-            arguments += [.integer(versionID), .integer(Int64(firstIndex + offset)), .blob(chunk)]
-        }
-        let rows = repeatElement("(?, ?, ?)", count: chunks.count).joined(separator: ", ")
-        return SQLStatement("INSERT INTO content_chunks (version_id, chunk_index, data) VALUES \(rows)", arguments)
+    /// Deletes a version that was never committed, with the content only it holds.
+    static func discardUnfinished(_ versionID: Int64, skipLocked: String) -> [SQLStatement] {
+        ChunkSQL.discard(versionID, when: "f.state = 'writing'", [], skipLocked: skipLocked)
     }
 
-    /// Deletes a version that was never committed.
-    static func discardUnfinished(_ versionID: Int64) -> SQLStatement {
-        SQLStatement("DELETE FROM file_versions WHERE id = ? AND state = 'writing'", [.integer(versionID)])
-    }
-
-    /// Chunks `range` of a version, in order: their index and data.
+    /// Chunks `range` of a version in the old fixed-size layout, in order: their index and data.
     static func chunks(of versionID: Int64, _ range: Range<Int64>) -> SQLStatement {
         SQLStatement(
             """
@@ -51,10 +41,12 @@ package enum VersionSQL {
             columns: [.integer, .blob])
     }
 
-    /// The chunk size of a version; fails when the version is missing.
-    static func chunkSize(of versionID: Int64, file: ItemID) -> SQLStatement {
+    /// The layout of a version: its piece size (chunk size in the old layout), whether it is in the chunk layout
+    /// (1, else 0) and whether it was cut as a zip (1, else 0); fails when the version is missing.
+    package static func layout(of versionID: Int64, file: ItemID) -> SQLStatement {
         SQLStatement(
-            "SELECT chunk_size FROM file_versions WHERE id = ?", [.integer(versionID)], columns: [.integer],
+            "SELECT chunk_size, CASE WHEN layout = 'chunks' THEN 1 ELSE 0 END, is_zip FROM file_versions WHERE id = ?",
+            [.integer(versionID)], columns: [.integer, .integer, .integer],
             expecting: (1, StorageError(.corrupt, "File \(file) points to a missing version; restore a backup.")))
     }
 
@@ -99,10 +91,14 @@ package enum VersionSQL {
         SQLStatement(
             """
             UPDATE file_versions
-            SET state = 'complete', file_id = ?, size = ?, sha256 = ?, committed_at = ?, write_expires_at = NULL
+            SET state = 'complete', file_id = ?, size = ?, sha256 = ?, is_zip = ?, committed_at = ?,
+                write_expires_at = NULL
             WHERE id = ? AND state = 'writing' RETURNING 1
             """,
-            [.text(file.rawValue), .integer(staged.size), .blob(staged.sha256), .real(now), .integer(staged.id)],
+            [
+                .text(file.rawValue), .integer(staged.size), .blob(staged.sha256), .integer(staged.isZip ? 1 : 0),
+                .real(now), .integer(staged.id),
+            ],
             columns: [.integer],
             expecting: (1, StorageError(.io, "The upload took so long that its content was collected; send it again.")))
     }
@@ -114,21 +110,22 @@ package enum VersionSQL {
             [.integer(versionID), .real(now), .text(id.rawValue)])
     }
 
-    /// Deletes the version if it is complete, no file's current version and not leased by a reader.
-    package static func discardRetired(_ versionID: Int64, now: Double) -> SQLStatement {
-        SQLStatement(
-            """
-            DELETE FROM file_versions
-            WHERE id = ? AND state = 'complete'
-              AND NOT EXISTS (SELECT 1 FROM items WHERE items.current_version_id = file_versions.id)
-              AND NOT EXISTS (SELECT 1 FROM version_leases l
-                              WHERE l.version_id = file_versions.id AND l.expires_at > ?)
-            """, [.integer(versionID), .real(now)])
+    /// Deletes the version, with the content only it holds, if it is complete, no file's current version and not
+    /// leased by a reader. `skipLocked` as ``ChunkSQL/collectChunks(skipLocked:)`` takes it.
+    package static func discardRetired(_ versionID: Int64, now: Double, skipLocked: String) -> [SQLStatement] {
+        ChunkSQL.discard(
+            versionID,
+            when: """
+                f.state = 'complete'
+                  AND NOT EXISTS (SELECT 1 FROM items WHERE items.current_version_id = f.id)
+                  AND NOT EXISTS (SELECT 1 FROM version_leases l WHERE l.version_id = f.id AND l.expires_at > ?)
+                """, [.real(now)], skipLocked: skipLocked)
     }
 
-    /// The three statements of a garbage collection: expired leases, abandoned writes, retired versions; each
-    /// returns a row per deletion.
-    package static func collectGarbage(now: Double) -> [SQLStatement] {
+    /// The statements of a garbage collection: expired leases, abandoned writes, retired versions, chunks no
+    /// version lists and pieces of no chunk; each returns a row per deletion. `skipLocked` as
+    /// ``ChunkSQL/collectChunks(skipLocked:)`` takes it.
+    package static func collectGarbage(now: Double, skipLocked: String) -> [SQLStatement] {
         [
             SQLStatement(
                 "DELETE FROM version_leases WHERE expires_at <= ? RETURNING 1", [.real(now)], columns: [.integer]),
@@ -143,6 +140,8 @@ package enum VersionSQL {
                   AND NOT EXISTS (SELECT 1 FROM version_leases l WHERE l.version_id = file_versions.id)
                 RETURNING 1
                 """, columns: [.integer]),
+            ChunkSQL.collectChunks(skipLocked: skipLocked),
+            ChunkSQL.collectPieces,
         ]
     }
 

@@ -1,3 +1,5 @@
+import ChunkedVersionStore
+
 extension PostgresStorage {
     /// The tables of the storage backend: items, file versions, content chunks and read leases.
     ///
@@ -53,6 +55,13 @@ extension PostgresStorage {
                   expires_at DOUBLE PRECISION NOT NULL)
                 """,
                 "CREATE INDEX version_leases_version ON version_leases (version_id)",
+            ])
+        // The content-defined chunk layout (Docs/running-several-hosts.md); versions written before it stay
+        // readable.
+        schema.registerMigration(
+            "v2",
+            statements: ChunkSQL.migration(blob: "BYTEA") + [
+                "ALTER TABLE chunk_pieces ALTER COLUMN data SET STORAGE EXTERNAL"
             ])
         return schema
     }()

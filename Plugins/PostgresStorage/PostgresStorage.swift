@@ -8,8 +8,9 @@ public import WOPIStorage
 ///
 /// It follows ``PostgresPool``'s pool and the shape of `SQLiteStorage`:
 ///
-/// **Content** is stored in fixed-size chunk rows (`Configuration.chunkSize`, 256 KiB by default), written
-/// `Configuration.chunksPerTransaction` chunks per transaction (one multi-row `INSERT`) as the body streams in and
+/// **Content** is stored as content-defined chunks (CSPP Plus's `Zip` scheme for a zip, `FullFile` otherwise), once
+/// per distinct `ChunkID`, in pieces of `Configuration.chunkSize` (256 KiB by default), written
+/// `Configuration.chunksPerTransaction` pieces per transaction (multi-row `INSERT`s) as the body streams in and
 /// read back 1 MiB per statement, so memory stays flat in file size. Versions, chunks, leases and garbage
 /// collection are the engine `SQLiteStorage` uses too (`Plugins/ChunkedVersionStore`). The SHA-256 is computed
 /// while the body streams in.
@@ -180,7 +181,8 @@ public final class PostgresStorage: StorageBackend, RelocatingStorage {
     /// Deletes the version of a file that was just deleted or replaced, unless a reader holds it.
     static func discardRetired(_ sql: PostgresStorageSQL, _ file: FileMetadata, now: Double) async throws {
         if let versionID = VersionSQL.versionID(file.version) {
-            _ = try await sql.run([VersionSQL.discardRetired(versionID, now: now)])
+            _ = try await sql.run(
+                VersionSQL.discardRetired(versionID, now: now, skipLocked: PostgresVersionDialect.skipLocked))
         }
     }
 }

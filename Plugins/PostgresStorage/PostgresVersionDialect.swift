@@ -12,6 +12,11 @@ struct PostgresVersionDialect: ChunkedVersionDialect {
 
     var explicitIdentity: String { "OVERRIDING SYSTEM VALUE" }
 
+    var skipLocked: String { Self.skipLocked }
+
+    /// PostgreSQL's ``skipLocked``, for the plugin's own transactions.
+    static let skipLocked = "FOR UPDATE SKIP LOCKED"
+
     func write(_ action: String, durability: CommitDurability, _ statements: [SQLStatement]) async throws
         -> [[SQLRow]]
     {

@@ -15,7 +15,7 @@ extension SQLiteStorage: GarbageCollectingStorage {
 
     /// The synchronous form used while opening.
     func collectGarbageNow() throws {
-        let statements = VersionSQL.collectGarbage(now: configuration.timestamp)
+        let statements = VersionSQL.collectGarbage(now: configuration.timestamp, skipLocked: "")
         do {
             _ = try pool.write { db in try SQLiteVersionDialect.run(db, statements) }
         } catch {

@@ -1,3 +1,4 @@
+import ChunkedVersionStore
 import GRDB
 
 extension SQLiteStorage {
@@ -51,6 +52,10 @@ extension SQLiteStorage {
                     );
                     CREATE INDEX version_leases_version ON version_leases(version_id);
                     """)
+        }
+        // The content-defined chunk layout (Docs/sqlite-storage.md); versions written before it stay readable.
+        schema.registerMigration("v2") { db in
+            for statement in ChunkSQL.migration(blob: "BLOB") { try db.execute(sql: statement) }
         }
         return schema
     }()

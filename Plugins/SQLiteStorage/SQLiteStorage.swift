@@ -10,8 +10,10 @@ public import WOPIStorage
 /// database), and an actor would serialise the reads that the WAL-mode pool runs in parallel. Writes are
 /// serialised by SQLite itself, across processes too, so several hosts may share one file.
 ///
-/// **Content** is stored in fixed-size chunk rows (`Configuration.chunkSize`, 256 KiB by default), so reads
-/// and writes stream: no layer holds a whole file in memory. The SHA-256 is computed while the body streams in.
+/// **Content** is stored as content-defined chunks (CSPP Plus's `Zip` scheme for a zip, `FullFile` otherwise), once
+/// per distinct `ChunkID`, in pieces of `Configuration.chunkSize` (256 KiB by default), so reads and writes
+/// stream: no layer holds a whole file in memory, and ``contentChunks(of:)`` lists a file's chunks without
+/// reading it. The SHA-256 is computed while the body streams in.
 /// Versions, chunks, leases and garbage collection are the engine `PostgresStorage` uses too
 /// (`Plugins/ChunkedVersionStore`), run through GRDB's queues.
 ///
@@ -175,7 +177,7 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
     /// Deletes the version of a file that was just deleted or replaced, unless a reader holds it.
     static func discardRetired(_ db: Database, _ file: FileMetadata, now: Double) throws {
         if let versionID = VersionSQL.versionID(file.version) {
-            _ = try SQLiteVersionDialect.run(db, VersionSQL.discardRetired(versionID, now: now))
+            _ = try SQLiteVersionDialect.run(db, VersionSQL.discardRetired(versionID, now: now, skipLocked: ""))
         }
     }
 }

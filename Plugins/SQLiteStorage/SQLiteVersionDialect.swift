@@ -12,6 +12,8 @@ struct SQLiteVersionDialect: ChunkedVersionDialect {
 
     var explicitIdentity: String { "" }
 
+    var skipLocked: String { "" }
+
     func write(_ action: String, durability: CommitDurability, _ statements: [SQLStatement]) async throws
         -> [[SQLRow]]
     {

@@ -90,7 +90,7 @@ struct HostCrashTests {
             while try await watcher.values(
                 "count unfinished uploads", Int64.self,
                 """
-                SELECT count(DISTINCT v.id) FROM file_versions v JOIN content_chunks c ON c.version_id = v.id
+                SELECT count(DISTINCT v.id) FROM file_versions v JOIN chunk_pieces c ON c.version_id = v.id
                 WHERE v.state = 'writing'
                 """
             ).first ?? 0 < Int64(Self.files / 2) {

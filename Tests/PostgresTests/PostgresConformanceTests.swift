@@ -6,7 +6,7 @@ import WOPIStorageConformance
 
 @Suite("PostgreSQL storage conformance")
 struct PostgresConformanceTests {
-    @Test(arguments: StorageConformance.cases)
+    @Test(arguments: StorageConformance.cases + StorageConformance.chunkedContentCases)
     func storage(_ conformance: StorageConformanceCase) async throws {
         let server = try await PostgresServer.shared.value
         let database = try await PostgresPool.open(try await server.makeDatabase(), logger: PostgresServer.logger)

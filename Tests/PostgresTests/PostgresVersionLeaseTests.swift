@@ -9,8 +9,9 @@ import WOPIClusterTestSupport
 import WOPIStorage
 
 /// The chunked-version engine's PostgreSQL statements that the conformance kit does not reach: a reader's lease
-/// renewed as it goes, and taken again under its ID (`OVERRIDING SYSTEM VALUE`) after garbage collection removed it.
-@Suite("PostgreSQL storage: read leases")
+/// renewed as it goes, and taken again under its ID (`OVERRIDING SYSTEM VALUE`) after garbage collection removed it;
+/// a chunk stored once however many saves of it run at the same time, and reclaimed with the last file listing it.
+@Suite("PostgreSQL storage: read leases and stored-once chunks")
 struct PostgresVersionLeaseTests {
     @Test("a reader renews its lease, takes it again after garbage collection removed it, and releases it at the end")
     func leaseRenewedRetakenAndReleased() async throws {
@@ -21,12 +22,12 @@ struct PostgresVersionLeaseTests {
             database: database,
             configuration: .init(readLeaseDuration: 10, now: { clock.withLock { $0 } }))
         let root = try await storage.rootContainer(forUser: "alice")
-        // 12 chunks of 256 KiB: three reads of 4 chunks (1 MiB) each.
+        // 12 pieces of 256 KiB: three reads of 4 pieces (1 MiB) each.
         var content = ByteBuffer()
         for index in 0..<(3 << 20) { content.writeInteger(UInt8(truncatingIfNeeded: index * 7 + index >> 12)) }
         let file = try await storage.createFile(
             named: "big.bin", in: root.id, content: ByteStream(buffer: content), overwrite: false)
-        #expect(try await count(database, "content_chunks") == 12)
+        #expect(try await count(database, "chunk_pieces") == 12)
 
         let opened = try await storage.readFile(file.id, range: nil)
         var pieces = opened.body.makeAsyncIterator()
@@ -59,6 +60,38 @@ struct PostgresVersionLeaseTests {
 
     private func expiries(_ database: PostgresPool) async throws -> [Double] {
         try await database.values("read the leases", Double.self, "SELECT expires_at FROM version_leases")
+    }
+
+    @Test("concurrent saves of the same content store its chunk once; the last delete reclaims it")
+    func chunkStoredOnce() async throws {
+        let server = try await PostgresServer.shared.value
+        let database = try await PostgresPool.open(try await server.makeDatabase(), logger: PostgresServer.logger)
+        let storage = try await PostgresStorage.open(database: database)
+        let root = try await storage.rootContainer(forUser: "alice")
+        var content = ByteBuffer()
+        for index in 0..<600_000 { content.writeInteger(UInt8(truncatingIfNeeded: index * 13 + index >> 10)) }
+        let files = try await withThrowingTaskGroup(of: FileMetadata.self) { group in
+            for index in 0..<8 {
+                group.addTask { [content] in
+                    try await storage.createFile(
+                        named: "\(index).bin", in: root.id, content: ByteStream(buffer: content), overwrite: false)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(try await count(database, "chunks") == 1)
+        #expect(try await count(database, "chunk_pieces") == 3)
+        for file in files.dropLast() { try await storage.delete(file.id) }
+        #expect(try await count(database, "chunk_pieces") == 3)
+        let last = try #require(files.last)
+        #expect(
+            try await storage.readFile(last.id, range: 262_000..<262_300).body.collect(upTo: 1_000)
+                == content.getSlice(at: 262_000, length: 300))
+        try await storage.delete(last.id)
+        _ = try await storage.collectGarbage()
+        #expect(try await count(database, "chunks") == 0)
+        #expect(try await count(database, "chunk_pieces") == 0)
+        await database.shutdown()
     }
 
     private func count(_ database: PostgresPool, _ table: String) async throws -> Int64 {

@@ -5,7 +5,7 @@ import WOPIStorageConformance
 
 @Suite("SQLite storage conformance")
 struct SQLiteConformanceTests {
-    @Test(arguments: StorageConformance.cases)
+    @Test(arguments: StorageConformance.cases + StorageConformance.chunkedContentCases)
     func storage(_ conformance: StorageConformanceCase) async throws {
         let file = try TemporaryDatabaseFile()
         try await conformance.run { try file.openStorage() }

@@ -69,7 +69,7 @@ struct SQLiteStorageCrashSafetyTests {
         for sql in log.statements {
             if sql.hasPrefix("PRAGMA synchronous = ") {
                 level = sql.dropFirst("PRAGMA synchronous = ".count) == "NORMAL" ? "NORMAL" : "FULL"
-            } else if sql.hasPrefix("INSERT INTO content_chunks") {
+            } else if sql.hasPrefix("INSERT INTO chunk_pieces") {
                 chunkLevels.insert(level)
             } else if sql.contains("SET state = 'complete'") {
                 switchLevels.append(level)
@@ -135,20 +135,35 @@ struct SQLiteStorageCrashSafetyTests {
         let doc = try await storage.createFile(
             named: "doc.bin", in: root.id, content: TestContent.stream(seed: 1, size: 10_000), overwrite: false)
 
-        // What a host killed in the middle of an upload leaves behind: a 'writing' version with some chunks.
+        // What a host killed in the middle of an upload leaves behind: a 'writing' version with the pieces of a
+        // chunk it keyed and listed (chunk 0) and of one it had not finished (chunk 1).
         let expiry = clock.date.timeIntervalSince1970 + configuration.abandonedWriteTimeout
         try await storage.database.pool.write { db in
             try db.execute(
                 sql: """
-                    INSERT INTO file_versions (state, chunk_size, created_at, write_expires_at)
-                    VALUES ('writing', 4096, ?, ?)
+                    INSERT INTO file_versions (state, layout, chunk_size, created_at, write_expires_at)
+                    VALUES ('writing', 'chunks', 4096, ?, ?)
                     """, arguments: [expiry - 600, expiry])
             let version = db.lastInsertedRowID
-            for index in 0..<3 {
+            for (chunk, piece) in [(0, 0), (0, 1), (1, 0)] {
                 try db.execute(
-                    sql: "INSERT INTO content_chunks (version_id, chunk_index, data) VALUES (?, ?, zeroblob(4096))",
-                    arguments: [version, index])
+                    sql: """
+                        INSERT INTO chunk_pieces (version_id, chunk_index, piece_index, data)
+                        VALUES (?, ?, ?, zeroblob(4096))
+                        """,
+                    arguments: [version, chunk, piece])
             }
+            let id = Data(repeating: 7, count: 16)
+            try db.execute(
+                sql: """
+                    INSERT INTO chunks (chunk_id, staged_version_id, staged_index, length, piece_size)
+                    VALUES (?, ?, 0, 8192, 4096)
+                    """, arguments: [id, version])
+            try db.execute(
+                sql: """
+                    INSERT INTO version_chunks (version_id, chunk_index, chunk_id, start_offset, length)
+                    VALUES (?, 0, ?, 0, 8192)
+                    """, arguments: [version, id])
         }
         // Another process opening the file meanwhile must not take the chunks of a write that may still run.
         _ = try file.openStorage(configuration)
@@ -158,6 +173,7 @@ struct SQLiteStorageCrashSafetyTests {
         let reopened = try file.openStorage(configuration)
         #expect(try await TemporaryDatabaseFile.strayChunks(reopened.database) == 0)
         #expect(try await TemporaryDatabaseFile.count(reopened.database, "file_versions") == 1)
+        #expect(try await TemporaryDatabaseFile.count(reopened.database, "chunks") == 1)
         #expect(try await TestContent.collect(reopened.readFile(doc.id).body) == TestContent.bytes(seed: 1, 0..<10_000))
     }
 

@@ -45,7 +45,8 @@ struct SQLiteStorageTests {
         await #expect(throws: StorageError.self) { _ = try await storage.item(created.id) }
         #expect(try await storage.children(of: root.id).isEmpty)
         #expect(try await TemporaryDatabaseFile.count(storage.database, "file_versions") == 0)
-        #expect(try await TemporaryDatabaseFile.count(storage.database, "content_chunks") == 0)
+        #expect(try await TemporaryDatabaseFile.count(storage.database, "chunk_pieces") == 0)
+        #expect(try await TemporaryDatabaseFile.count(storage.database, "chunks") == 0)
     }
 
     @Test("errors map to storage error codes")
@@ -124,7 +125,7 @@ struct SQLiteStorageTests {
             named: "big.bin", in: root.id, content: TestContent.stream(seed: 1, size: size), overwrite: false)
         let expected = try await TestContent.sha256(seed: 1, size: size)
         #expect(stored.size == Int64(size) && stored.sha256 == expected)
-        #expect(try await TemporaryDatabaseFile.count(storage.database, "content_chunks") == size / (256 * 1024))
+        #expect(try await TemporaryDatabaseFile.count(storage.database, "chunk_pieces") == size / (256 * 1024))
 
         let read = try await storage.readFile(stored.id)
         #expect(read.body.knownLength == Int64(size))

@@ -40,10 +40,15 @@ final class TemporaryDatabaseFile: Sendable {
         }
     }
 
-    /// Counts chunk rows that belong to no file's current version.
+    /// Counts the content pieces that no file's current version lists.
     static func strayChunks(_ database: SQLiteDatabase) async throws -> Int {
         try await count(
-            database, "content_chunks",
-            where: "version_id NOT IN (SELECT current_version_id FROM items WHERE current_version_id IS NOT NULL)")
+            database, "chunk_pieces",
+            where: """
+                NOT EXISTS (SELECT 1 FROM chunks c JOIN version_chunks v ON v.chunk_id = c.chunk_id
+                            JOIN items i ON i.current_version_id = v.version_id
+                            WHERE c.staged_version_id = chunk_pieces.version_id
+                              AND c.staged_index = chunk_pieces.chunk_index)
+                """)
     }
 }

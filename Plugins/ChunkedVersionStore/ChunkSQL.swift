@@ -1,0 +1,235 @@
+import Foundation
+import WOPIChunking
+
+/// The SQL of the content-defined chunk layout, on the tables `chunks` (one row per distinct ``ChunkID``),
+/// `chunk_pieces` (a chunk's bytes in fixed-size pieces) and `version_chunks` (a version's ordered chunk list).
+///
+/// A chunk's pieces are written while its bytes stream in, before its ID is known, under the key of the version
+/// writing it and the chunk's index in that version (`version_id`, `chunk_index`). When the chunk ends, one
+/// statement keys it (`chunks`, unless a chunk with that ID is stored already), one adds it to the version's list
+/// and one deletes the pieces again when another copy won: a chunk is stored once per database.
+package enum ChunkSQL {
+    /// The schema of the layout, in the types of a database (`blob`: `BLOB` or `BYTEA`); the old fixed-size
+    /// `content_chunks` stay readable for the versions written before it (`file_versions.layout = 'fixed'`).
+    package static func migration(blob: String) -> [String] {
+        [
+            "ALTER TABLE file_versions ADD COLUMN layout TEXT NOT NULL DEFAULT 'fixed'",
+            "ALTER TABLE file_versions ADD COLUMN is_zip INTEGER NOT NULL DEFAULT 0",
+            """
+            CREATE TABLE chunks (
+              chunk_id \(blob) PRIMARY KEY NOT NULL,
+              staged_version_id BIGINT NOT NULL,
+              staged_index INTEGER NOT NULL,
+              length BIGINT NOT NULL,
+              piece_size INTEGER NOT NULL CHECK (piece_size > 0))
+            """,
+            "CREATE INDEX chunks_staged ON chunks (staged_version_id, staged_index)",
+            """
+            CREATE TABLE chunk_pieces (
+              version_id BIGINT NOT NULL,
+              chunk_index INTEGER NOT NULL,
+              piece_index INTEGER NOT NULL,
+              data \(blob) NOT NULL,
+              PRIMARY KEY (version_id, chunk_index, piece_index))
+            """,
+            """
+            CREATE TABLE version_chunks (
+              version_id BIGINT NOT NULL REFERENCES file_versions (id) ON DELETE CASCADE,
+              chunk_index INTEGER NOT NULL,
+              chunk_id \(blob) NOT NULL REFERENCES chunks (chunk_id) DEFERRABLE INITIALLY DEFERRED,
+              start_offset BIGINT NOT NULL,
+              length BIGINT NOT NULL,
+              PRIMARY KEY (version_id, chunk_index))
+            """,
+            "CREATE INDEX version_chunks_chunk ON version_chunks (chunk_id)",
+        ]
+    }
+
+    /// A chunk's bytes from one piece on, as the writer hands them over.
+    struct Piece {
+        var chunkIndex: Int
+        var pieceIndex: Int
+        var data: Data
+    }
+
+    /// A chunk of a version whose bytes are all written: its ID, place and length.
+    struct Key {
+        var chunkIndex: Int
+        var id: ChunkID
+        var offset: Int64
+        var length: Int64
+    }
+
+    /// Stores `pieces` under the staging key of `versionID`: one multi-row `INSERT`.
+    static func insertPieces(_ pieces: ArraySlice<Piece>, of versionID: Int64) -> SQLStatement {
+        var arguments: [SQLArgument] = []
+        arguments.reserveCapacity(pieces.count * 4)
+        for piece in pieces {
+            arguments += [
+                .integer(versionID), .integer(Int64(piece.chunkIndex)), .integer(Int64(piece.pieceIndex)),
+                .blob(piece.data),
+            ]
+        }
+        let rows = repeatElement("(?, ?, ?, ?)", count: pieces.count).joined(separator: ", ")
+        return SQLStatement(
+            "INSERT INTO chunk_pieces (version_id, chunk_index, piece_index, data) VALUES \(rows)", arguments)
+    }
+
+    /// The statements that key chunks `keys` (consecutive, all pieces written) of `versionID`: store each ID
+    /// unless it is stored already, list the chunks in the version, and delete the pieces of the copies that
+    /// lost.
+    static func key(_ keys: ArraySlice<Key>, of versionID: Int64, pieceSize: Int) -> [SQLStatement] {
+        guard let first = keys.first, let last = keys.last else { return [] }
+        var listArguments: [SQLArgument] = []
+        var firstOfID: [ChunkID: Key] = [:]
+        for key in keys {
+            if firstOfID[key.id] == nil { firstOfID[key.id] = key }
+            listArguments += [
+                .integer(versionID), .integer(Int64(key.chunkIndex)), .blob(Data(key.id.bytes)), .integer(key.offset),
+                .integer(key.length),
+            ]
+        }
+        // One row per ID (PostgreSQL's `ON CONFLICT DO UPDATE` may not touch a row twice in a statement), in ID
+        // order, so that two saves sharing chunks lock them in the same order.
+        var chunkArguments: [SQLArgument] = []
+        for key in firstOfID.values.sorted(by: { $0.id.bytes.lexicographicallyPrecedes($1.id.bytes) }) {
+            chunkArguments += [
+                .blob(Data(key.id.bytes)), .integer(versionID), .integer(Int64(key.chunkIndex)), .integer(key.length),
+                .integer(Int64(pieceSize)),
+            ]
+        }
+        return [
+            // The update of a chunk stored already locks its row until the list below commits, so that
+            // garbage collection on another host (which skips locked chunks) cannot take it meanwhile.
+            SQLStatement(
+                """
+                INSERT INTO chunks (chunk_id, staged_version_id, staged_index, length, piece_size)
+                VALUES \(rows(firstOfID.count)) ON CONFLICT (chunk_id) DO UPDATE SET length = excluded.length
+                """, chunkArguments),
+            SQLStatement(
+                """
+                INSERT INTO version_chunks (version_id, chunk_index, chunk_id, start_offset, length)
+                VALUES \(rows(keys.count))
+                """, listArguments),
+            SQLStatement(
+                """
+                DELETE FROM chunk_pieces
+                WHERE version_id = ? AND chunk_index >= ? AND chunk_index <= ?
+                  AND NOT EXISTS (SELECT 1 FROM chunks c
+                                  WHERE c.staged_version_id = chunk_pieces.version_id
+                                    AND c.staged_index = chunk_pieces.chunk_index)
+                """, [.integer(versionID), .integer(Int64(first.chunkIndex)), .integer(Int64(last.chunkIndex))]),
+        ]
+    }
+
+    /// `count` rows of five placeholders, for a multi-row `INSERT`.
+    private static func rows(_ count: Int) -> String {
+        repeatElement("(?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
+    }
+
+    /// Up to `limit` chunks of a version that end after `offset`, in order: index, start, length, and where
+    /// their pieces are (staging version, staging index, piece size).
+    static func chunkList(of versionID: Int64, endingAfter offset: Int64, limit: Int) -> SQLStatement {
+        SQLStatement(
+            """
+            SELECT v.chunk_index, v.start_offset, v.length, c.staged_version_id, c.staged_index, c.piece_size
+            FROM version_chunks v JOIN chunks c ON c.chunk_id = v.chunk_id
+            WHERE v.version_id = ? AND v.start_offset + v.length > ?
+            ORDER BY v.chunk_index LIMIT ?
+            """, [.integer(versionID), .integer(offset), .integer(Int64(limit))],
+            columns: [.integer, .integer, .integer, .integer, .integer, .integer])
+    }
+
+    /// The pieces `pieces` of each stored chunk of `chunks` (staging version, staging index): version, index,
+    /// piece index and data.
+    static func pieces(_ chunks: [(stored: PieceKey, pieces: Range<Int64>)]) -> SQLStatement {
+        var arguments: [SQLArgument] = []
+        var conditions: [String] = []
+        for (stored, pieces) in chunks {
+            conditions.append("(version_id = ? AND chunk_index = ? AND piece_index >= ? AND piece_index < ?)")
+            arguments += [
+                .integer(stored.versionID), .integer(stored.chunkIndex), .integer(pieces.lowerBound),
+                .integer(pieces.upperBound),
+            ]
+        }
+        return SQLStatement(
+            """
+            SELECT version_id, chunk_index, piece_index, data FROM chunk_pieces
+            WHERE \(conditions.joined(separator: " OR "))
+            """, arguments, columns: [.integer, .integer, .integer, .blob])
+    }
+
+    /// A version's whole chunk list: ID, start and length, in order.
+    package static func contentChunks(of versionID: Int64) -> SQLStatement {
+        SQLStatement(
+            "SELECT chunk_id, start_offset, length FROM version_chunks WHERE version_id = ? ORDER BY chunk_index",
+            [.integer(versionID)], columns: [.blob, .integer, .integer])
+    }
+
+    /// Deletes version `versionID` when `condition` holds for its row `f` (`arguments` are the condition's), with
+    /// the chunks only it lists and their pieces, and the pieces it staged that no chunk owns. The chunks go before
+    /// the version's list (the list's reference to them is checked at commit); `skipLocked` as
+    /// ``collectChunks(skipLocked:)`` takes it.
+    static func discard(_ versionID: Int64, when condition: String, _ arguments: [SQLArgument], skipLocked: String)
+        -> [SQLStatement]
+    {
+        let version = SQLArgument.integer(versionID)
+        let exclusive = """
+            FROM chunks c
+            WHERE c.chunk_id IN (SELECT chunk_id FROM version_chunks WHERE version_id = ?)
+              AND NOT EXISTS (SELECT 1 FROM version_chunks o WHERE o.chunk_id = c.chunk_id AND o.version_id <> ?)
+              AND EXISTS (SELECT 1 FROM file_versions f WHERE f.id = ? AND \(condition)) \(skipLocked)
+            """
+        let exclusiveArguments = [version, version, version] + arguments
+        return [
+            SQLStatement(
+                """
+                DELETE FROM chunk_pieces
+                WHERE (version_id, chunk_index) IN (SELECT c.staged_version_id, c.staged_index \(exclusive))
+                """, exclusiveArguments),
+            SQLStatement("DELETE FROM chunks WHERE chunk_id IN (SELECT c.chunk_id \(exclusive))", exclusiveArguments),
+            SQLStatement(
+                "DELETE FROM file_versions WHERE id IN (SELECT f.id FROM file_versions f WHERE f.id = ? AND \(condition))",
+                [version] + arguments),
+            SQLStatement(
+                """
+                DELETE FROM chunk_pieces
+                WHERE version_id = ? AND NOT EXISTS (SELECT 1 FROM file_versions WHERE id = ?)
+                  AND NOT EXISTS (SELECT 1 FROM chunks c
+                                  WHERE c.staged_version_id = chunk_pieces.version_id
+                                    AND c.staged_index = chunk_pieces.chunk_index)
+                """, [version, version]),
+        ]
+    }
+
+    /// Deletes chunks no version lists, and returns a row per chunk. `skipLocked` keeps it off chunks a writer is
+    /// listing right now (PostgreSQL's `FOR UPDATE SKIP LOCKED`; SQLite runs one writer at a time).
+    static func collectChunks(skipLocked: String) -> SQLStatement {
+        SQLStatement(
+            """
+            DELETE FROM chunks WHERE chunk_id IN (
+              SELECT chunk_id FROM chunks c
+              WHERE NOT EXISTS (SELECT 1 FROM version_chunks v WHERE v.chunk_id = c.chunk_id) \(skipLocked))
+            RETURNING 1
+            """, columns: [.integer])
+    }
+
+    /// Deletes pieces that belong to no chunk and to no write in progress (a chunk collected, or a write that died
+    /// before keying it), and returns a row per piece.
+    static let collectPieces = SQLStatement(
+        """
+        DELETE FROM chunk_pieces
+        WHERE NOT EXISTS (SELECT 1 FROM chunks c
+                          WHERE c.staged_version_id = chunk_pieces.version_id
+                            AND c.staged_index = chunk_pieces.chunk_index)
+          AND NOT EXISTS (SELECT 1 FROM file_versions f
+                          WHERE f.id = chunk_pieces.version_id AND f.state = 'writing')
+        RETURNING 1
+        """, columns: [.integer])
+}
+
+/// Where a chunk's pieces are stored: the version that wrote it first and the chunk's index there.
+struct PieceKey: Hashable {
+    var versionID: Int64
+    var chunkIndex: Int64
+}
