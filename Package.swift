@@ -242,7 +242,7 @@ let package = Package(
         .target(
             name: "WOPITesting",
             dependencies: [
-                "WOPIHTTPEdge", "WOPIServer", "WOPIServerHummingbird", "WOPIDeployment",
+                "WOPIHTTPEdge", "WOPIServer", "WOPIServerHummingbird", "WOPIDeployment", "WOPIClient", "WOPIStorage",
                 .hummingbird(), .hummingbird("HummingbirdTesting"),
                 .httpTypes,
                 .nioCore,
@@ -659,7 +659,7 @@ let package = Package(
                 .nioCore,
                 "WOPITestSupport",
                 "WOPIClient", "WOPIStorageConformance", "WOPIServer", "WOPIAuthorizationServer",
-                "WOPIServerHummingbird",
+                "WOPIServerHummingbird", "WOPIDeployment", "WOPITesting", "WOPIHTTPEdge",
                 "wopi-host", "wopi",
                 .hummingbird(),
                 .serviceLifecycle,
