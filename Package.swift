@@ -331,10 +331,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "ServerStoreTables",
+            path: "Plugins/ServerStoreTables",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "SQLiteServerStores",
             dependencies: [
                 "SQLiteStorage", "WOPIServer", "WOPIAuthorizationServer", "WOPIModels", "WOPIStorage",
-                "JSONRecordCodec",
+                "JSONRecordCodec", "ServerStoreTables",
                 .grdb,
             ],
             path: "Plugins/SQLiteServerStores",
@@ -358,7 +363,7 @@ let package = Package(
             name: "PostgresServerStores",
             dependencies: [
                 "PostgresStorage", "WOPIServer", "WOPIAuthorizationServer", "WOPIStorage", "WOPIModels",
-                "JSONRecordCodec",
+                "JSONRecordCodec", "ServerStoreTables",
                 .postgresNIO,
                 .crypto,
                 .logging,
