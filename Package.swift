@@ -666,6 +666,7 @@ let package = Package(
                 "WOPIClient", "WOPIStorageConformance", "WOPIServer", "WOPIAuthorizationServer",
                 "WOPIServerHummingbird", "WOPIDeployment", "WOPITesting", "WOPIHTTPEdge",
                 "wopi-host", "wopi",
+                .crypto,
                 .hummingbird(),
                 .serviceLifecycle,
                 .asyncHTTPClient,

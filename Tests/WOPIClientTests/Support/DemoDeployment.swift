@@ -1,16 +1,19 @@
+import Crypto
 import Foundation
 import NIOCore
+import Synchronization
+import WOPIAuthorizationServer
 import WOPIClient
 import WOPIDeployment
 import WOPIModels
 import WOPIServer
 import WOPIStorage
-import WOPITestSupport
 import WOPITesting
 
-/// A `WOPIDeployment` on SQLite in a temporary directory, seeded as `wopi-host serve --demo` seeds a new data
-/// directory (user `demo`: Welcome.docx, Budget.xlsx, Notes.txt and Documents/ in their root), which a
-/// `WOPIClient` reaches in-process through a `WOPITestTransport`: no socket, no process.
+/// A `WOPIDeployment` on in-memory stores, seeded as `wopi-host serve --demo` seeds a new data directory (user
+/// `demo`: Welcome.docx, Budget.xlsx, Notes.txt and Documents/ in their root), which a `WOPIClient` reaches
+/// in-process through a `WOPITestTransport`: no socket, no process, no disk (each test gets its own in
+/// milliseconds; the stores on disk have their own suites).
 struct DemoDeployment: Sendable {
     static let user = "demo"
     static let files = ["Welcome.docx", "Budget.xlsx", "Notes.txt"]
@@ -18,11 +21,12 @@ struct DemoDeployment: Sendable {
     let deployment: WOPIDeployment
     let transport: WOPITestTransport
 
-    /// Runs `body` against a fresh seeded deployment, then removes its directory.
+    /// Runs `body` against a fresh seeded deployment.
     static func run<T: Sendable>(_ body: @Sendable (DemoDeployment) async throws -> T) async throws -> T {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let stores = try DeploymentStores.sqlite(directory: directory.url)
+        let stores = DeploymentStores(
+            storage: InMemoryStorage(), locks: InMemoryLockStore(), users: InMemoryUserDirectory(),
+            shares: InMemoryShareStore(), activities: InMemoryActivityLog(), oauth: InMemoryOAuthStore(),
+            throttle: InMemorySignInThrottleStore(), keys: RandomSigningKeys())
         try await seed(stores)
         let deployment = try await WOPIDeployment(
             stores: stores, configuration: WOPIDeployment.Configuration(), logger: .quiet)
@@ -59,5 +63,19 @@ struct DemoDeployment: Sendable {
     /// Runs `body` with a client that reaches the deployment in-process.
     func withClient<T: Sendable>(_ body: @Sendable (WOPIClient) async throws -> T) async throws -> T {
         try await body(WOPIClient(transport: transport, logger: .quiet))
+    }
+}
+
+/// Signing keys made at random on first use and kept in memory, for a deployment that lives as long as a test.
+final class RandomSigningKeys: SigningKeyStore {
+    private let keys = Mutex<[String: SymmetricKey]>([:])
+
+    func key(named name: String) async throws -> SymmetricKey {
+        keys.withLock { keys in
+            if let key = keys[name] { return key }
+            let key = SymmetricKey(size: .bits256)
+            keys[name] = key
+            return key
+        }
     }
 }
