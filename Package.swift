@@ -243,7 +243,7 @@ let package = Package(
         .target(
             name: "WOPITesting",
             dependencies: [
-                "WOPIHTTPEdge", "WOPIServer", "WOPIServerHummingbird", "WOPIDeployment",
+                "WOPIHTTPEdge", "WOPIServer", "WOPIServerHummingbird", "WOPIDeployment", "WOPIClient", "WOPIStorage",
                 .hummingbird(), .hummingbird("HummingbirdTesting"),
                 .httpTypes,
                 .nioCore,
@@ -333,10 +333,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "ServerStoreTables",
+            path: "Plugins/ServerStoreTables",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "SQLiteServerStores",
             dependencies: [
                 "SQLiteStorage", "WOPIServer", "WOPIAuthorizationServer", "WOPIModels", "WOPIStorage",
-                "JSONRecordCodec",
+                "JSONRecordCodec", "ServerStoreTables",
                 .grdb,
             ],
             path: "Plugins/SQLiteServerStores",
@@ -360,7 +365,7 @@ let package = Package(
             name: "PostgresServerStores",
             dependencies: [
                 "PostgresStorage", "WOPIServer", "WOPIAuthorizationServer", "WOPIStorage", "WOPIModels",
-                "JSONRecordCodec",
+                "JSONRecordCodec", "ServerStoreTables",
                 .postgresNIO,
                 .crypto,
                 .logging,
@@ -661,8 +666,9 @@ let package = Package(
                 .nioCore,
                 "WOPITestSupport",
                 "WOPIClient", "WOPIStorageConformance", "WOPIServer", "WOPIAuthorizationServer",
-                "WOPIServerHummingbird",
+                "WOPIServerHummingbird", "WOPIDeployment", "WOPITesting", "WOPIHTTPEdge",
                 "wopi-host", "wopi",
+                .crypto,
                 .hummingbird(),
                 .serviceLifecycle,
                 .asyncHTTPClient,

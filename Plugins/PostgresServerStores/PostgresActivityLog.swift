@@ -1,6 +1,7 @@
 public import Foundation
 import PostgresNIO
 public import PostgresStorage
+import ServerStoreTables
 public import WOPIModels
 public import WOPIServer
 public import WOPIStorage
@@ -10,21 +11,7 @@ public import WOPIStorage
 /// One row per activity in the `activities` table of ``schema``, in arrival order (an identity column).
 public final class PostgresActivityLog: ActivityLog {
     /// The table of the activity log.
-    public static let schema: PostgresSchema = {
-        var schema = PostgresSchema(name: "activities")
-        schema.registerMigration(
-            "v1",
-            statements: [
-                """
-                CREATE TABLE activities (
-                  seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, file_id TEXT NOT NULL, user_id TEXT NOT NULL,
-                  received_at DOUBLE PRECISION NOT NULL, type TEXT NOT NULL, activity_id TEXT NOT NULL,
-                  json TEXT NOT NULL)
-                """,
-                "CREATE INDEX activities_file ON activities (file_id, seq)",
-            ])
-        return schema
-    }()
+    public static let schema: PostgresSchema = .init(StoreTables.activities)
 
     /// The database the activities live in.
     public let database: PostgresPool

@@ -2,6 +2,7 @@ import Foundation
 import JSONRecordCodec
 import PostgresNIO
 public import PostgresStorage
+import ServerStoreTables
 public import WOPIServer
 
 /// An ``WOPIServer/AuditLog`` in a ``PostgresStorage/PostgresPool``, shared by every host of a deployment: one row
@@ -9,20 +10,7 @@ public import WOPIServer
 /// in the order recorded (an identity column).
 public final class PostgresAuditLog: AuditLog {
     /// The table of the audit log.
-    public static let schema: PostgresSchema = {
-        var schema = PostgresSchema(name: "audit")
-        schema.registerMigration(
-            "v1",
-            statements: [
-                """
-                CREATE TABLE audit_events (
-                  seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, at DOUBLE PRECISION NOT NULL, user_id TEXT,
-                  item_id TEXT, json TEXT NOT NULL)
-                """,
-                "CREATE INDEX audit_events_at ON audit_events (at)",
-            ])
-        return schema
-    }()
+    public static let schema: PostgresSchema = .init(StoreTables.audit)
 
     /// The database the events live in.
     public let database: PostgresPool

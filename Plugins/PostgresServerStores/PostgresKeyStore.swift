@@ -2,6 +2,7 @@ public import Crypto
 import Foundation
 import PostgresNIO
 public import PostgresStorage
+import ServerStoreTables
 import WOPIStorage
 
 /// The signing keys of a deployment (WOPI access tokens, OAuth sign-in forms), kept in the database so that a
@@ -12,12 +13,7 @@ import WOPIStorage
 /// table can mint tokens: give the hosts' role alone access to this database.
 public enum PostgresKeyStore {
     /// The table of the signing keys.
-    public static let schema: PostgresSchema = {
-        var schema = PostgresSchema(name: "keys")
-        schema.registerMigration(
-            "v1", statements: ["CREATE TABLE signing_keys (name TEXT PRIMARY KEY, key BYTEA NOT NULL)"])
-        return schema
-    }()
+    public static let schema: PostgresSchema = .init(StoreTables.keys)
 
     /// The key named `name` (for example `token` or `oauth-form`), created with 32 random bytes the first time any host
     /// asks for it.

@@ -3,6 +3,7 @@ import JSONRecordCodec
 import Logging
 import PostgresNIO
 public import PostgresStorage
+import ServerStoreTables
 public import WOPIAuthorizationServer
 import WOPIServer
 
@@ -17,32 +18,7 @@ import WOPIServer
 /// revocation did not see it. Expired codes and tokens are deleted when a new one is saved.
 public final class PostgresOAuthStore: OAuthStore {
     /// The tables of the OAuth store: clients, authorization codes and tokens.
-    public static let schema: PostgresSchema = {
-        var schema = PostgresSchema(name: "oauth")
-        schema.registerMigration(
-            "v1",
-            statements: [
-                "CREATE TABLE oauth_clients (id TEXT PRIMARY KEY, record TEXT NOT NULL)",
-                """
-                CREATE TABLE oauth_codes (
-                  hash TEXT PRIMARY KEY, family_id TEXT NOT NULL, expires_at DOUBLE PRECISION NOT NULL,
-                  record TEXT NOT NULL)
-                """,
-                """
-                CREATE TABLE oauth_tokens (
-                  hash TEXT PRIMARY KEY, family_id TEXT NOT NULL, expires_at DOUBLE PRECISION NOT NULL,
-                  record TEXT NOT NULL)
-                """,
-                "CREATE INDEX oauth_codes_family ON oauth_codes (family_id)",
-                "CREATE INDEX oauth_tokens_family ON oauth_tokens (family_id)",
-            ])
-        schema.registerMigration(
-            "v2",
-            statements: [
-                "CREATE TABLE oauth_revoked_families (family_id TEXT PRIMARY KEY, until DOUBLE PRECISION NOT NULL)"
-            ])
-        return schema
-    }()
+    public static let schema: PostgresSchema = .init(StoreTables.oauth)
 
     /// The database the records live in.
     public let database: PostgresPool

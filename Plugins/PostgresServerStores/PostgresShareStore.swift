@@ -1,31 +1,18 @@
 import Foundation
 import PostgresNIO
 public import PostgresStorage
+import ServerStoreTables
 public import WOPIServer
 public import WOPIStorage
 
 /// A ``WOPIServer/ShareStore`` in a ``PostgresStorage/PostgresPool``: a share granted through one host is seen by
 /// every other at once.
 ///
-/// One row per item and grantee in the `shares` table of ``schema`` (its one definition); granting again replaces
+/// One row per item and grantee in the `shares` table of ``schema`` (`StoreTables.shares`, shared with SQLite); granting again replaces
 /// the row in one statement.
 public final class PostgresShareStore: ShareStore {
     /// The table of the share store.
-    public static let schema: PostgresSchema = {
-        var schema = PostgresSchema(name: "shares")
-        schema.registerMigration(
-            "v1",
-            statements: [
-                """
-                CREATE TABLE shares (
-                  item_id TEXT NOT NULL, grantee_id TEXT NOT NULL, permission INTEGER NOT NULL,
-                  granted_by TEXT NOT NULL, granted_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (item_id, grantee_id))
-                """,
-                "CREATE INDEX shares_grantee ON shares (grantee_id, granted_at)",
-                "CREATE INDEX shares_granted_by ON shares (granted_by, granted_at)",
-            ])
-        return schema
-    }()
+    public static let schema: PostgresSchema = .init(StoreTables.shares)
 
     /// The database the shares live in.
     public let database: PostgresPool

@@ -1,6 +1,7 @@
 public import Foundation
 import PostgresNIO
 public import PostgresStorage
+import ServerStoreTables
 public import WOPIAuthorizationServer
 
 /// A ``WOPIAuthorizationServer/SignInThrottleStore`` in a ``PostgresStorage/PostgresPool``: failed sign-ins are
@@ -11,19 +12,7 @@ public import WOPIAuthorizationServer
 /// whose last failure is before `forgetBefore` restart at one, and the same transaction deletes the forgotten ones.
 public final class PostgresSignInThrottleStore: SignInThrottleStore {
     /// The table of the sign-in throttle.
-    public static let schema: PostgresSchema = {
-        var schema = PostgresSchema(name: "sign_in_throttle")
-        schema.registerMigration(
-            "v1",
-            statements: [
-                """
-                CREATE TABLE sign_in_failures (
-                  key TEXT PRIMARY KEY, count INTEGER NOT NULL, last_failure DOUBLE PRECISION NOT NULL)
-                """,
-                "CREATE INDEX sign_in_failures_last ON sign_in_failures (last_failure)",
-            ])
-        return schema
-    }()
+    public static let schema: PostgresSchema = .init(StoreTables.signInThrottle)
 
     /// The database the counts live in.
     public let database: PostgresPool

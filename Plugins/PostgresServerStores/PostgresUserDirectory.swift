@@ -1,30 +1,18 @@
 import Foundation
 import PostgresNIO
 public import PostgresStorage
+import ServerStoreTables
 public import WOPIServer
 
 /// A ``WOPIServer/UserDirectory`` in a ``PostgresStorage/PostgresPool``: every host of a deployment sees a user the
 /// moment another adds it.
 ///
-/// One row per user in the `users` table of ``schema`` (its one definition): the WOPI user ID, sign-in and display
+/// One row per user in the `users` table of ``schema`` (`StoreTables.users`, shared with SQLite): the WOPI user ID, sign-in and display
 /// names, an indexed sign-in key (Swift's Unicode lower-casing of the sign-in name), a `PasswordHasher` hash (NULL
 /// for users who cannot sign in) and the value of PutUserInfo.
 public final class PostgresUserDirectory: UserDirectory {
     /// The table of the user directory.
-    public static let schema: PostgresSchema = {
-        var schema = PostgresSchema(name: "users")
-        schema.registerMigration(
-            "v1",
-            statements: [
-                """
-                CREATE TABLE users (
-                  id TEXT PRIMARY KEY, sign_in_name TEXT NOT NULL, sign_in_key TEXT NOT NULL,
-                  display_name TEXT NOT NULL, password_hash TEXT, user_info TEXT)
-                """,
-                "CREATE INDEX users_sign_in_key ON users (sign_in_key)",
-            ])
-        return schema
-    }()
+    public static let schema: PostgresSchema = .init(StoreTables.users)
 
     /// The database the users live in.
     public let database: PostgresPool

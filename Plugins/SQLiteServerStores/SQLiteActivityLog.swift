@@ -1,6 +1,7 @@
 public import Foundation
 import GRDB
 public import SQLiteStorage
+import ServerStoreTables
 public import WOPIModels
 public import WOPIServer
 public import WOPIStorage
@@ -9,25 +10,7 @@ public import WOPIStorage
 /// `activities` table of the migrations in ``schema``, indexed by file.
 public final class SQLiteActivityLog: ActivityLog {
     /// The tables of the activity log.
-    public static let schema: SQLiteSchema = {
-        var schema = SQLiteSchema(name: "activities")
-        schema.registerMigration("v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE activities (
-                      seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                      file_id TEXT NOT NULL,
-                      user_id TEXT NOT NULL,
-                      received_at REAL NOT NULL,
-                      type TEXT NOT NULL,
-                      activity_id TEXT NOT NULL,
-                      json TEXT NOT NULL
-                    );
-                    CREATE INDEX activities_file ON activities (file_id, seq);
-                    """)
-        }
-        return schema
-    }()
+    public static let schema: SQLiteSchema = .init(StoreTables.activities)
 
     /// The database the activities live in.
     public let database: SQLiteDatabase

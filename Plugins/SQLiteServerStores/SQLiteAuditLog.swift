@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import JSONRecordCodec
 public import SQLiteStorage
+import ServerStoreTables
 public import WOPIServer
 
 /// An ``WOPIServer/AuditLog`` in a ``SQLiteStorage/SQLiteDatabase``: one row per event in the `audit_events` table
@@ -11,23 +12,7 @@ public import WOPIServer
 /// prefer ``WOPIServer/FileAuditLog``, which appends to a file (`DeploymentStores.sqlite` does).
 public final class SQLiteAuditLog: AuditLog {
     /// The table of the audit log.
-    public static let schema: SQLiteSchema = {
-        var schema = SQLiteSchema(name: "audit")
-        schema.registerMigration("v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE audit_events (
-                      seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                      at REAL NOT NULL,
-                      user_id TEXT,
-                      item_id TEXT,
-                      json TEXT NOT NULL
-                    );
-                    CREATE INDEX audit_events_at ON audit_events (at);
-                    """)
-        }
-        return schema
-    }()
+    public static let schema: SQLiteSchema = .init(StoreTables.audit)
 
     /// The database the events live in.
     public let database: SQLiteDatabase

@@ -2,6 +2,7 @@ public import Foundation
 import GRDB
 import JSONRecordCodec
 public import SQLiteStorage
+import ServerStoreTables
 public import WOPIAuthorizationServer
 import WOPIServer
 
@@ -13,32 +14,11 @@ import WOPIServer
 /// redemption is one `IMMEDIATE` write transaction, so a code or refresh token is used at most once even when
 /// several processes race for it. Expired codes and tokens are deleted when a new one is saved.
 ///
-/// The tables are those of the `oauth.v1` and `oauth.v2` (revoked families) migrations in ``schema``, their one
-/// definition. A write transaction serializes ``saveToken(_:)`` against ``revokeFamily(_:)``.
+/// The tables are those of the `oauth.v1` and `oauth.v2` (revoked families) migrations in ``schema``
+/// (`StoreTables.oauth`, shared with PostgreSQL). A write transaction serializes ``saveToken(_:)`` against ``revokeFamily(_:)``.
 public final class SQLiteOAuthStore: OAuthStore {
     /// The tables of the OAuth store: clients, authorization codes and tokens.
-    public static let schema: SQLiteSchema = {
-        var schema = SQLiteSchema(name: "oauth")
-        schema.registerMigration("v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE oauth_clients (id TEXT PRIMARY KEY NOT NULL, record TEXT NOT NULL);
-                    CREATE TABLE oauth_codes (
-                      hash TEXT PRIMARY KEY NOT NULL, family_id TEXT NOT NULL, expires_at REAL NOT NULL,
-                      record TEXT NOT NULL);
-                    CREATE TABLE oauth_tokens (
-                      hash TEXT PRIMARY KEY NOT NULL, family_id TEXT NOT NULL, expires_at REAL NOT NULL,
-                      record TEXT NOT NULL);
-                    CREATE INDEX oauth_codes_family ON oauth_codes(family_id);
-                    CREATE INDEX oauth_tokens_family ON oauth_tokens(family_id);
-                    """)
-        }
-        schema.registerMigration("v2") { db in
-            try db.execute(
-                sql: "CREATE TABLE oauth_revoked_families (family_id TEXT PRIMARY KEY NOT NULL, until REAL NOT NULL)")
-        }
-        return schema
-    }()
+    public static let schema: SQLiteSchema = .init(StoreTables.oauth)
 
     /// The database the records live in.
     public let database: SQLiteDatabase

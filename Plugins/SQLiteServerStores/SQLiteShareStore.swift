@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 public import SQLiteStorage
+import ServerStoreTables
 public import WOPIServer
 public import WOPIStorage
 
@@ -11,25 +12,7 @@ public import WOPIStorage
 /// request of a grantee reads their shares) and by grantor.
 public final class SQLiteShareStore: ShareStore {
     /// The tables of the share store.
-    public static let schema: SQLiteSchema = {
-        var schema = SQLiteSchema(name: "shares")
-        schema.registerMigration("v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE shares (
-                      item_id TEXT NOT NULL,
-                      grantee_id TEXT NOT NULL,
-                      permission INTEGER NOT NULL,
-                      granted_by TEXT NOT NULL,
-                      granted_at REAL NOT NULL,
-                      PRIMARY KEY (item_id, grantee_id)
-                    );
-                    CREATE INDEX shares_grantee ON shares (grantee_id, granted_at);
-                    CREATE INDEX shares_granted_by ON shares (granted_by, granted_at);
-                    """)
-        }
-        return schema
-    }()
+    public static let schema: SQLiteSchema = .init(StoreTables.shares)
 
     /// The database the shares live in.
     public let database: SQLiteDatabase

@@ -1,6 +1,7 @@
 public import Foundation
 import GRDB
 public import SQLiteStorage
+import ServerStoreTables
 public import WOPIAuthorizationServer
 
 /// A ``WOPIAuthorizationServer/SignInThrottleStore`` in a ``SQLiteStorage/SQLiteDatabase``: failed sign-ins are
@@ -11,18 +12,7 @@ public import WOPIAuthorizationServer
 /// failures from several processes are all counted; the same transaction deletes counts the caller forgets.
 public final class SQLiteSignInThrottleStore: SignInThrottleStore {
     /// The table of the sign-in throttle.
-    public static let schema: SQLiteSchema = {
-        var schema = SQLiteSchema(name: "sign_in_throttle")
-        schema.registerMigration("v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE sign_in_failures (
-                      key TEXT PRIMARY KEY NOT NULL, count INTEGER NOT NULL, last_failure REAL NOT NULL);
-                    CREATE INDEX sign_in_failures_last ON sign_in_failures(last_failure);
-                    """)
-        }
-        return schema
-    }()
+    public static let schema: SQLiteSchema = .init(StoreTables.signInThrottle)
 
     /// The database the counts live in.
     public let database: SQLiteDatabase

@@ -1,31 +1,21 @@
 import Foundation
 import GRDB
 public import SQLiteStorage
+import ServerStoreTables
 public import WOPIServer
 
 /// A ``WOPIServer/UserDirectory`` in a ``SQLiteStorage/SQLiteDatabase``, so the users live in the same file as
 /// the files, locks and OAuth records of a small deployment, and every process sharing the file sees a user the
 /// moment another adds it.
 ///
-/// One row per user in the `users` table of the migrations in ``schema`` (their one definition): the WOPI user ID,
+/// One row per user in the `users` table of the migrations in ``schema`` (`StoreTables.users`, shared with PostgreSQL): the WOPI user ID,
 /// sign-in and display names, a `PasswordHasher` hash (NULL for users who cannot sign in), the value of
 /// PutUserInfo, and (`users.v2`) an indexed sign-in key so sign-in finds a user without a scan.
 public final class SQLiteUserDirectory: UserDirectory {
     /// The tables of the user directory.
     public static let schema: SQLiteSchema = {
-        var schema = SQLiteSchema(name: "users")
-        schema.registerMigration("v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE users (
-                      id TEXT PRIMARY KEY NOT NULL,
-                      sign_in_name TEXT NOT NULL,
-                      display_name TEXT NOT NULL,
-                      password_hash TEXT,
-                      user_info TEXT
-                    )
-                    """)
-        }
+        var schema = SQLiteSchema(StoreTables.users)
+        // users.v2, SQLite's only: the indexed sign-in key that PostgreSQL's users.v1 already has.
         schema.registerMigration("v2") { db in
             try db.execute(sql: "ALTER TABLE users ADD COLUMN sign_in_key TEXT")
             // The key is Swift's Unicode lower-casing, which SQLite's lower() (ASCII only) cannot compute.

@@ -27,13 +27,13 @@ final class CountingTokenProvider: BootstrapTokenProvider {
 }
 
 /// The bootstrapper, Add a Place, GetNewAccessToken with transparent retry, and the lock refresher, against a
-/// real host with an OAuth-protected bootstrapper.
+/// real host with an OAuth-protected bootstrapper, in-process.
 @Suite("Bootstrapper, token renewal and lock refresh")
 struct BootstrapperAndTokenTests {
     @Test("Add a Place: unauthenticated 401 challenge, then GetRootContainer and browsing with a token")
     func addPlace() async throws {
         try await OAuthWOPIHost.run { live in
-            try await withClient(bootstrapper: live.bootstrapperURL) { anonymous in
+            try await live.withClient(bootstrapper: live.bootstrapperURL) { anonymous in
                 let challenge = try await anonymous.bootstrapChallenge()
                 #expect(challenge.authorizationURI.absoluteString == live.baseURL + "/oauth2/authorize")
                 #expect(challenge.tokenIssuanceURI.absoluteString == live.baseURL + "/oauth2/token")
@@ -42,7 +42,7 @@ struct BootstrapperAndTokenTests {
                 #expect(error?.challenge == challenge)
             }
             let provider = CountingTokenProvider(oauth: live.oauth)
-            try await withClient(bootstrapper: live.bootstrapperURL, tokenProvider: provider) { client in
+            try await live.withClient(bootstrapper: live.bootstrapperURL, tokenProvider: provider) { client in
                 let place = try await client.addPlace()
                 #expect(place.bootstrap.userID == "ana" && place.bootstrap.signInName == "ana@example.com")
                 #expect(place.root.info?.isEduUser == false)
@@ -59,14 +59,14 @@ struct BootstrapperAndTokenTests {
     func oauthTokenRenewal() async throws {
         try await OAuthWOPIHost.run { live in
             let provider = CountingTokenProvider(oauth: live.oauth)
-            try await withClient(bootstrapper: live.bootstrapperURL, tokenProvider: provider) { client in
+            try await live.withClient(bootstrapper: live.bootstrapperURL, tokenProvider: provider) { client in
                 _ = try await client.bootstrap()
                 live.oauth.expireAccessTokens()
                 #expect(try await client.bootstrap().userID == "ana")
                 #expect(provider.invalidations.withLock { $0 } == 1)
             }
             let stale = StaticBootstrapTokenProvider(token: "revoked")
-            try await withClient(bootstrapper: live.bootstrapperURL, tokenProvider: stale) { client in
+            try await live.withClient(bootstrapper: live.bootstrapperURL, tokenProvider: stale) { client in
                 let error = await clientError { try await client.bootstrap() }
                 #expect(error?.code == .signInRequired)
                 #expect(error?.challenge?.tokenIssuanceURI.absoluteString == live.baseURL + "/oauth2/token")
@@ -87,12 +87,12 @@ struct BootstrapperAndTokenTests {
                 endpoint: live.endpoint("containers", root.id), accessToken: folderToken.token)
             live.clock.advance(by: .milliseconds(1500))
 
-            try await withClient { client in
+            try await live.withClient { client in
                 let error = await clientError { try await client.checkFileInfo(file) }
                 #expect(error?.code == .unauthorized)
             }
             let provider = CountingTokenProvider(oauth: live.oauth)
-            try await withClient(bootstrapper: live.bootstrapperURL, tokenProvider: provider) { client in
+            try await live.withClient(bootstrapper: live.bootstrapperURL, tokenProvider: provider) { client in
                 #expect(try await client.checkFileInfo(file).baseFileName == "Welcome.docx")
                 #expect(try await TestContent.read(client.getFile(file).body) == "welcome")
                 #expect(try await client.enumerateChildren(of: folder).files.count == 1)
@@ -104,7 +104,7 @@ struct BootstrapperAndTokenTests {
             }
             // A token whose expiry is known is renewed before the call, so even an upload (which cannot be
             // replayed after a 401) reaches the host: here it gets the host's lock answer, not a 401.
-            try await withClient(bootstrapper: live.bootstrapperURL, tokenProvider: provider) { client in
+            try await live.withClient(bootstrapper: live.bootstrapperURL, tokenProvider: provider) { client in
                 let known = try WOPIResource(endpoint: file.endpoint, accessToken: short.token, expiry: short.expiry)
                 let error = await clientError {
                     try await client.putFile(known, content: TestContent.text("x"), lock: "not-held")
@@ -112,7 +112,7 @@ struct BootstrapperAndTokenTests {
                 #expect(error?.code == .lockConflict && error?.currentLock == "")
             }
             // An upload with an expired token of unknown expiry cannot be replayed: the error says so.
-            try await withClient(bootstrapper: live.bootstrapperURL, tokenProvider: provider) { client in
+            try await live.withClient(bootstrapper: live.bootstrapperURL, tokenProvider: provider) { client in
                 let error = await clientError {
                     try await client.putFile(file, content: TestContent.text("x"), lock: "none")
                 }
@@ -127,7 +127,7 @@ struct BootstrapperAndTokenTests {
         let clock = TestClock()
         try await OAuthWOPIHost.run(clock: clock, configure: { $0.lockDuration = 5 }) { live in
             let provider = CountingTokenProvider(oauth: live.oauth)
-            try await withClient(bootstrapper: live.bootstrapperURL, tokenProvider: provider) { client in
+            try await live.withClient(bootstrapper: live.bootstrapperURL, tokenProvider: provider) { client in
                 let place = try await client.addPlace()
                 let file = try #require(try await client.enumerateChildren(of: place.root.resource).files.first)
                 let session = try await client.openForEditing(

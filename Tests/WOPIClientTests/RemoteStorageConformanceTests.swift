@@ -4,32 +4,19 @@ import WOPIClient
 import WOPIStorage
 import WOPIStorageConformance
 
-/// The storage conformance kit over ``RemoteStorage`` against a live `wopi-host serve` process.
+/// The storage conformance kit over ``RemoteStorage`` against a demo deployment, in-process.
 ///
 /// Roots: each case gets a fresh remote sub-folder of the demo user's root per kit user ("alice", "bob"), made
 /// with CreateChildContainer; the `RemoteStorage` presents it as that user's root.
-@Suite("RemoteStorage conformance (live wopi-host)")
+@Suite("RemoteStorage conformance (demo deployment, in-process)")
 struct RemoteStorageConformanceTests {
     @Test(arguments: StorageConformance.cases)
     func conformance(_ conformance: StorageConformanceCase) async throws {
-        try await ServedHost.with { host in
-            let transport = AsyncHTTPClientTransport()
-            do {
-                try await run(conformance, host: host, transport: transport)
-                try await transport.shutdown()
-            } catch {
-                try? await transport.shutdown()
-                throw error
-            }
-        }
+        try await DemoDeployment.run { host in try await run(conformance, host: host) }
     }
 
-    private func run(
-        _ conformance: StorageConformanceCase, host: ServedHost.Running, transport: AsyncHTTPClientTransport
-    )
-        async throws
-    {
-        let client = WOPIClient(transport: transport, logger: .quiet)
+    private func run(_ conformance: StorageConformanceCase, host: DemoDeployment) async throws {
+        let client = WOPIClient(transport: host.transport, logger: .quiet)
         let file = try await host.token()
         let demoRoot = try #require(try await client.enumerateAncestors(of: file).first)
         let run = UUID().uuidString.prefix(8)

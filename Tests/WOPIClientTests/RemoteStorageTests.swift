@@ -4,16 +4,16 @@ import WOPIClient
 import WOPIStorage
 import WOPITestSupport
 
-/// What the kit does not cover about ``RemoteStorage`` and ``RemoteLockStore``, against a live `wopi-host serve`.
-@Suite("RemoteStorage and RemoteLockStore (live wopi-host)")
+/// What the kit does not cover about ``RemoteStorage`` and ``RemoteLockStore``, against a demo deployment in-process.
+@Suite("RemoteStorage and RemoteLockStore (demo deployment, in-process)")
 struct RemoteStorageTests {
     /// A storage whose user "alice" is rooted in a fresh sub-folder of the demo root.
     private func withStorage(
         clock: any Clock<Duration> = ContinuousClock(),
         _ body: @Sendable (RemoteStorage, WOPIClient) async throws -> Void
     ) async throws {
-        try await ServedHost.with { host in
-            try await withClient { client in
+        try await DemoDeployment.run { host in
+            try await host.withClient { client in
                 let demoRoot = try #require(try await client.enumerateAncestors(of: try await host.token()).first)
                 let folder = "remote-\(UUID().uuidString.prefix(8))"
                 let storage = RemoteStorage(

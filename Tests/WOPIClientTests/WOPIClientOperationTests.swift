@@ -4,11 +4,12 @@ import WOPIClient
 import WOPIModels
 import WOPIStorage
 
-/// Every WOPI operation of the client against a live `wopi-host serve` process (real sockets).
-@Suite("WOPIClient against a live wopi-host")
+/// Every WOPI operation of the client against a deployment seeded as `wopi-host serve --demo`, in-process
+/// (`WOPITestTransport`); `AsyncHTTPClientTransportTests` crosses a real socket.
+@Suite("WOPIClient against a demo deployment, in-process")
 struct WOPIClientOperationTests {
-    /// The demo user's root (from a `wopi-host token` file token) and a fresh folder in it for this test.
-    private func scratch(_ client: WOPIClient, _ host: ServedHost.Running) async throws
+    /// The demo user's root (from a `wopi-host token`-like file token) and a fresh folder in it for this test.
+    private func scratch(_ client: WOPIClient, _ host: DemoDeployment) async throws
         -> (root: WOPIContainerPointer, folder: WOPIContainerPointer)
     {
         let file = try await host.token()
@@ -20,8 +21,8 @@ struct WOPIClientOperationTests {
 
     @Test("ecosystem, root container and listing with an extension filter")
     func ecosystemAndListing() async throws {
-        try await ServedHost.with { host in
-            try await withClient { client in
+        try await DemoDeployment.run { host in
+            try await host.withClient { client in
                 let file = try await host.token()
                 let info = try await client.checkFileInfo(file)
                 #expect(info.baseFileName == "Welcome.docx")
@@ -49,8 +50,8 @@ struct WOPIClientOperationTests {
 
     @Test("containers: create (exact, suggested, conflict), rename with UTF-7 names, ancestors, delete")
     func containers() async throws {
-        try await ServedHost.with { host in
-            try await withClient { client in
+        try await DemoDeployment.run { host in
+            try await host.withClient { client in
                 let (root, folder) = try await scratch(client, host)
                 let child = try await client.createChildContainer(in: folder.resource, name: .exact("Größe 日本 ✓"))
                 #expect(child.name == "Größe 日本 ✓")
@@ -84,8 +85,8 @@ struct WOPIClientOperationTests {
 
     @Test("files: create, unlocked and locked PutFile, GetFile with progress and size limit, rename, relative, delete")
     func files() async throws {
-        try await ServedHost.with { host in
-            try await withClient { client in
+        try await DemoDeployment.run { host in
+            try await host.withClient { client in
                 let (_, folder) = try await scratch(client, host)
                 let file = try await client.createChildFile(in: folder.resource, name: .exact("Résumé 2024.docx"))
                 #expect(file.name == "Résumé 2024.docx")
@@ -156,8 +157,8 @@ struct WOPIClientOperationTests {
 
     @Test("open, save and close: the Office flow, and a second editor gets lockConflict(currentLock:)")
     func openSaveClose() async throws {
-        try await ServedHost.with { host in
-            try await withClient { client in
+        try await DemoDeployment.run { host in
+            try await host.withClient { client in
                 let (_, folder) = try await scratch(client, host)
                 let file = try await client.createChildFile(in: folder.resource, name: .exact("Plan.docx"))
                 try await client.putFile(file.resource, content: TestContent.text("draft"), lock: nil)
@@ -184,8 +185,8 @@ struct WOPIClientOperationTests {
 
     @Test("an invalid token is unauthorized, and without a bootstrapper it is not renewed")
     func invalidToken() async throws {
-        try await ServedHost.with { host in
-            try await withClient { client in
+        try await DemoDeployment.run { host in
+            try await host.withClient { client in
                 let file = try await host.token()
                 let forged = try WOPIResource(endpoint: file.endpoint, accessToken: "forged")
                 let error = await clientError { try await client.checkFileInfo(forged) }

@@ -70,7 +70,7 @@ struct WopiCLITests {
         defer { sandbox.directory.remove() }
         // The typed URLSchemes cannot hold a bad Android list; a pass-through platform named "Android" can.
         let malformed = URLSchemes(otherPlatforms: ["Android": ["100", "com.contoso.app"]])
-        try await OAuthWOPIHost.run(bootstrapper: { $0.urlSchemes = malformed }) { live in
+        try await OAuthWOPIHost.run(overSocket: true, bootstrapper: { $0.urlSchemes = malformed }) { live in
             let url = live.bootstrapperURL.absoluteString
             let challenge = try #require(try await TestHTTP.send(.GET, url).header("WWW-Authenticate"))
             #expect(challenge.contains("UrlSchemes=\"" + malformed.encodedValue + "\""))
@@ -88,7 +88,7 @@ struct WopiCLITests {
     func everyCommand() async throws {
         let sandbox = try Sandbox()
         defer { sandbox.directory.remove() }
-        let bootstrapper = try await OAuthWOPIHost.run { live in
+        let bootstrapper = try await OAuthWOPIHost.run(overSocket: true) { live in
             let url = live.bootstrapperURL.absoluteString
             #expect(try await sandbox.wopi("ls").status == 3)
 

@@ -18,14 +18,14 @@ import WOPITestSupport
         func sharedItems(with user: WOPIUser) async throws -> [StorageItem] { [] }
     }
 
-    static func lockOf(_ host: InProcessHost, _ file: ItemID) async -> String? {
+    static func lockOf(_ host: TestHost, _ file: ItemID) async -> String? {
         await host.send(.post, file, "", ["X-WOPI-Override": "GET_LOCK"]).headers[.wopiLock]
     }
 
     @Test("Collabora: Lock on load, the same Lock again every 900 s under either co-editor's token keeps it")
     func collaboraRelocks() async throws {
-        let host = InProcessHost(policy: CoEditing())
-        let file = try await host.seed("a.odt")
+        let host = TestHost(policy: CoEditing())
+        let file = try await host.seedFile("a.odt", "v1")
         let lock = ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "cool-4f1c"]
         #expect(await host.send(.post, file.id, "", user: "ana", lock).status == .ok)
         for round in 1...8 {  // two hours, far past the 30 minutes of one lock
@@ -51,8 +51,8 @@ import WOPITestSupport
     @Test(
         "ONLYOFFICE: the document ID as the one lock ID; RefreshLock every 10 minutes and Unlock by another co-editor")
     func onlyofficeDocumentLock() async throws {
-        let host = InProcessHost(policy: CoEditing())
-        let file = try await host.seed("a.docx")
+        let host = TestHost(policy: CoEditing())
+        let file = try await host.seedFile("a.docx", "v1")
         let documentID = "\(file.id)"
         #expect(
             await host.send(.post, file.id, "", user: "ana", ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": documentID])
@@ -83,8 +83,8 @@ import WOPITestSupport
 
     @Test(".expire: closing every session leaves the lock to its 30 minutes")
     func expireKeepsTheLock() async throws {
-        let host = InProcessHost(policy: CoEditing())
-        let file = try await host.seed("a.docx")
+        let host = TestHost(policy: CoEditing())
+        let file = try await host.seedFile("a.docx", "v1")
         #expect(await host.send(.post, file.id, "", ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L"]).status == .ok)
         await host.host.editingSessionOpened(file: file.id, session: "s1", until: host.clock.date + 3600)
         #expect(try await host.host.editingSessionEnded(file: file.id, session: "s1") == nil)
@@ -100,8 +100,8 @@ import WOPITestSupport
     func releaseAfterClose() async throws {
         var configuration = WOPIHostConfiguration()
         configuration.endedSessionLocks = .releaseAfterClose(grace: 120)
-        let host = InProcessHost(configuration: configuration, policy: CoEditing())
-        let file = try await host.seed("a.docx")
+        let host = TestHost(configuration: configuration, policy: CoEditing())
+        let file = try await host.seedFile("a.docx", "v1")
         let lock = ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L"]
         #expect(await host.send(.post, file.id, "", user: "ana", lock).status == .ok)
         await host.host.editingSessionOpened(file: file.id, session: "ana-1", until: host.clock.date + 3600)

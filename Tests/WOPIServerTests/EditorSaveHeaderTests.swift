@@ -28,8 +28,8 @@ import WOPIStorage
         "IsModifiedByUser, IsAutosave and IsExitSave reach the policy, each alone, true and false", arguments: prefixes)
     func flags(_ prefix: String) async throws {
         let recorder = Recorder()
-        let host = InProcessHost(policy: recorder)
-        let file = try await host.seed("a.docx")
+        let host = TestHost(policy: recorder)
+        let file = try await host.seedFile("a.docx", "v1")
         #expect(await host.send(.post, file.id, "", ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L"]).status == .ok)
         let read: [(String, KeyPath<PutFileDetails, Bool?>)] = [
             ("IsModifiedByUser", \.isModifiedByUser), ("IsAutosave", \.isAutosave), ("IsExitSave", \.isExitSave),
@@ -54,8 +54,8 @@ import WOPIStorage
         "Timestamp: a stale one gets 409 COOLStatusCode 1010 and changes nothing; the current one saves",
         arguments: prefixes)
     func timestamp(_ prefix: String) async throws {
-        let host = InProcessHost()
-        let file = try await host.seed("a.docx")
+        let host = TestHost()
+        let file = try await host.seedFile("a.docx", "v1")
         #expect(await host.send(.post, file.id, "", ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L"]).status == .ok)
         let stale = await host.send(
             .post, file.id, "/contents",
@@ -77,8 +77,8 @@ import WOPIStorage
     @Test("both prefixes at once: the X-COOL-WOPI- value wins")
     func coolWins() async throws {
         let recorder = Recorder()
-        let host = InProcessHost(policy: recorder)
-        let file = try await host.seed("a.docx")
+        let host = TestHost(policy: recorder)
+        let file = try await host.seedFile("a.docx", "v1")
         #expect(await host.send(.post, file.id, "", ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L"]).status == .ok)
         let saved = await host.send(
             .post, file.id, "/contents",
@@ -94,8 +94,8 @@ import WOPIStorage
     @Test("no Collabora header: no JSON answer, no flags")
     func otherClients() async throws {
         let recorder = Recorder()
-        let host = InProcessHost(policy: recorder)
-        let file = try await host.seed("a.docx")
+        let host = TestHost(policy: recorder)
+        let file = try await host.seedFile("a.docx", "v1")
         #expect(await host.send(.post, file.id, "", ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L"]).status == .ok)
         let saved = await host.send(
             .post, file.id, "/contents", ["X-WOPI-Override": "PUT", "X-WOPI-Lock": "L", "X-WOPI-Editors": "ana, bob"],

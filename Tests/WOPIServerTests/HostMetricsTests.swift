@@ -67,8 +67,8 @@ import WOPITestSupport
 
     @Test func storageFailuresAreCountedByCode() async throws {
         let metrics = TestMetrics()
-        let wopi = InProcessHost(configuration: Self.configuration(metrics), locks: UnreachableLockStore())
-        let file = try await wopi.seed("a.docx", "x")
+        let wopi = TestHost(configuration: Self.configuration(metrics), locks: UnreachableLockStore())
+        let file = try await wopi.seedFile("a.docx", "x")
         let lock = await wopi.send(.post, file.id, "", ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "A"])
         #expect(lock.status == .serviceUnavailable)
         #expect(metrics.counterTotal(label: "wopi_storage_errors_total", dimensions: [("code", "unavailable")]) == 1)

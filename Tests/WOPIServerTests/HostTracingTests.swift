@@ -13,8 +13,8 @@ import WOPIStorage
 /// operation's attributes and never its token.
 @Suite struct HostTracingTests {
     @Test func checkFileInfoIsAServerSpanChildOfTheCallersContext() async throws {
-        let wopi = InProcessHost()
-        let file = try await wopi.seed("a.docx", "x")
+        let wopi = TestHost()
+        let file = try await wopi.seedFile("a.docx", "x")
         // The in-memory tracer's own propagation keys stand for `traceparent`.
         let headers = [
             InMemoryTracer.traceIDKey: "trace-1", InMemoryTracer.spanIDKey: "editor-span",

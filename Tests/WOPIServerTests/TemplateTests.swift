@@ -12,10 +12,10 @@ import WOPIStorage
 @Suite struct TemplateTests {
     static let letter = Template(id: "letter", name: "Letter.dotx", documentExtension: "docx")
 
-    static func host() -> InProcessHost {
+    static func host() -> TestHost {
         var configuration = WOPIHostConfiguration()
         configuration.templates = InMemoryTemplateStore([(letter, Array("LETTERHEAD".utf8))])
-        return InProcessHost(configuration: configuration)
+        return TestHost(configuration: configuration)
     }
 
     @Test("TemplateSource until the first save; the template under the file's token; 404 after")
@@ -30,7 +30,7 @@ import WOPIStorage
         let source = try #require(info.json["TemplateSource"] as? String)
         #expect(source.hasPrefix("http://wopi.test/wopi/files/\(file.id)/template?access_token="))
         let target = String(source.dropFirst("http://wopi.test".count))
-        let template = await host.host.handle(InProcessHost.get(target))
+        let template = await host.host.handle(TestHost.getRequest(target))
         guard case .stream(let body) = template.body else {
             Issue.record("the template has no body (\(template.status.code))")
             return
@@ -38,9 +38,9 @@ import WOPIStorage
         #expect(template.status == .ok)
         #expect(String(buffer: try await body.collect(upTo: 100)) == "LETTERHEAD")
 
-        let other = try await host.seed("other.docx")
+        let other = try await host.seedFile("other.docx", "v1")
         let wrongToken = await host.host.handle(
-            InProcessHost.get("/wopi/files/\(file.id)/template?access_token=\(host.token(other.id))"))
+            TestHost.getRequest("/wopi/files/\(file.id)/template?access_token=\(host.token(other.id))"))
         #expect(wrongToken.status == .notFound, "a token for another file")
         #expect(await host.send(.get, other.id, "/template").status == .notFound, "a file made from no template")
 
@@ -48,7 +48,7 @@ import WOPIStorage
         let save = await host.send(.post, file.id, "/contents", ["X-WOPI-Override": "PUT"], body: "LETTERHEAD+text")
         #expect(save.status == .ok)
         #expect(await host.send(.get, file.id).json["TemplateSource"] == nil)
-        #expect(await host.host.handle(InProcessHost.get(target)).status == .notFound)
+        #expect(await host.host.handle(TestHost.getRequest(target)).status == .notFound)
     }
 
     @Test("an unknown template, a folder the user may not write: refused, nothing created")

@@ -4,14 +4,16 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import Synchronization
+import WOPIClient
 import WOPIServer
 import WOPIServerHummingbird
 import WOPIStorage
 import WOPITestSupport
+import WOPITesting
 
 /// A real WOPI host with a bootstrapper and a small RFC 6749 authorization server (code flow with PKCE S256,
-/// refresh tokens) on 127.0.0.1 with an OS-chosen port, for the tests that need OAuth: GetNewAccessToken, token
-/// renewal, and `wopi login`.
+/// refresh tokens), for the tests that need OAuth: GetNewAccessToken and token renewal in-process (a
+/// `WOPITestTransport`), and `wopi login` on 127.0.0.1 with an OS-chosen port when `overSocket`.
 ///
 /// - `GET /oauth2/authorize` auto-approves user `ana` with a 302 to the loopback redirect URI.
 /// - `POST /oauth2/token` redeems codes (checking the PKCE verifier) and refresh tokens.
@@ -23,12 +25,15 @@ struct OAuthWOPIHost: Sendable {
     let user = "ana"
     /// The clock the host reads for token and lock expiry.
     let clock: TestClock
+    /// The in-process transport to the host; `nil` over a socket.
+    let transport: WOPITestTransport?
 
     var bootstrapperURL: URL { URL(string: baseURL + "/wopibootstrapper")! }
 
-    /// Runs `body` against a fresh host whose token and lock expiry follow `clock`, then shuts it down.
+    /// Runs `body` against a fresh host whose token and lock expiry follow `clock`, in-process or, when
+    /// `overSocket`, on 127.0.0.1 (for the `wopi` tool as a process); then shuts it down.
     static func run<T: Sendable>(
-        clock: TestClock = TestClock(),
+        clock: TestClock = TestClock(), overSocket: Bool = false,
         configure: @Sendable (inout WOPIHostConfiguration) -> Void = { _ in },
         bootstrapper configureBootstrapper: @Sendable (inout BootstrapperConfiguration) -> Void = { _ in },
         _ body: @Sendable (OAuthWOPIHost) async throws -> T
@@ -54,13 +59,30 @@ struct OAuthWOPIHost: Sendable {
             tokens: AccessTokenSigner(
                 key: try await SecretKeyFile.loadOrCreate(at: keyDirectory.url.appendingPathComponent("key"))),
             configuration: configuration, bootstrapper: bootstrapper, logger: logger, now: clock.dateSource)
-        let router = Router()
+        let router = Router(context: WOPIRequestContext.self)
         WOPIRoutes.add(to: router, host: host)
         router.get("oauth2/authorize") { request, _ in oauth.authorize(request) }
         router.post("oauth2/token") { request, _ in try await oauth.token(request) }
-        return try await LoopbackServer.run(router, logger: logger) { baseURL in
-            try await body(OAuthWOPIHost(host: host, baseURL: baseURL, oauth: oauth, clock: clock))
+        guard overSocket else {
+            return try await WOPITestClient.run(router: router) { client in
+                try await body(
+                    OAuthWOPIHost(
+                        host: host, baseURL: WOPITestClient.origin, oauth: oauth, clock: clock,
+                        transport: client.transport))
+            }
         }
+        return try await LoopbackServer.run(router, logger: logger) { baseURL in
+            try await body(OAuthWOPIHost(host: host, baseURL: baseURL, oauth: oauth, clock: clock, transport: nil))
+        }
+    }
+
+    /// Runs `body` with a client of the host (in-process, or over a fresh socket transport).
+    func withClient<T: Sendable>(
+        bootstrapper: URL? = nil, tokenProvider: (any BootstrapTokenProvider)? = nil,
+        _ body: @Sendable (WOPIClient) async throws -> T
+    ) async throws -> T {
+        try await WOPIClientTests.withClient(
+            over: transport, bootstrapper: bootstrapper, tokenProvider: tokenProvider, body)
     }
 
     /// A WOPI token for `resource` that expires `lifetime` after the host's clock (as `wopi-host token --ttl`

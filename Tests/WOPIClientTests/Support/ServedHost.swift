@@ -1,11 +1,10 @@
 import Foundation
 import Synchronization
-import WOPIClient
-import WOPIModels
 import WOPITestSupport
 
-/// One `wopi-host serve` process shared by the tests that need it, started on first use and stopped when the
-/// last test holding it lets go (and, as a safety net, when the test process exits).
+/// One `wopi-host serve` process shared by the tests that need it (the `wopi` tool signing in to the example host),
+/// started on first use and stopped when the last test holding it lets go (and, as a safety net, when the test
+/// process exits).
 actor ServedHost {
     static let shared = ServedHost()
 
@@ -52,15 +51,5 @@ actor ServedHost {
             await host.process.stop()
             host.directory.remove()
         }
-    }
-}
-
-extension ServedHost.Running {
-    /// `wopi-host token` for a file of a user: its WOPISrc and token, as a resource.
-    func token(user: String = "demo", file: String = "Welcome.docx", ttl: Int = 3600) async throws -> WOPIResource {
-        let token = try await HostProcess.token(data: directory.url, user: user, file: file, ttl: ttl)
-        return try WOPIResource(
-            endpoint: URL(string: token.wopiSrc)!, accessToken: token.accessToken,
-            expiry: EpochMilliseconds.date(token.accessTokenTTL))
     }
 }

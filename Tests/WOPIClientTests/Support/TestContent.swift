@@ -45,24 +45,6 @@ final class ProgressLog: Sendable {
     }
 }
 
-/// A client over a fresh transport, shut down after `body`.
-func withClient<T: Sendable>(
-    bootstrapper: URL? = nil, tokenProvider: (any BootstrapTokenProvider)? = nil,
-    _ body: @Sendable (WOPIClient) async throws -> T
-) async throws -> T {
-    let transport = AsyncHTTPClientTransport()
-    let client = WOPIClient(
-        transport: transport, bootstrapper: bootstrapper, tokenProvider: tokenProvider, logger: .quiet)
-    do {
-        let result = try await body(client)
-        try await transport.shutdown()
-        return result
-    } catch {
-        try? await transport.shutdown()
-        throw error
-    }
-}
-
 /// Runs `body` and returns the ``WOPIClientError`` it throws, or records an issue.
 func clientError<T>(_ body: () async throws -> T) async -> WOPIClientError? {
     do {
