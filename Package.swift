@@ -318,6 +318,7 @@ let package = Package(
                 "ChunkedVersionStore",
                 .grdb,
                 .nioCore,
+                .nioPosix,
                 .crypto,
                 .logging,
                 .serviceLifecycle,

@@ -31,14 +31,21 @@ public struct WOPIResponse: Sendable {
         self.body = body
     }
 
-    /// A JSON response (`application/json; charset=utf-8`).
+    /// A JSON response (`application/json; charset=utf-8`), written as `WOPIJSON.encoder` writes it.
     public static func json<Value: Encodable>(
         _ value: Value, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
     ) throws -> WOPIResponse {
-        let data = try WOPIJSON.encoder.encode(value)
+        // The direct writer makes the same bytes without JSONEncoder's tree (CheckFileInfo on every open); a value
+        // it does not write goes to JSONEncoder.
+        let body: ByteBuffer
+        if let bytes = try? DirectJSONWriter.bytes(of: value) {
+            body = ByteBuffer(bytes: bytes)
+        } else {
+            body = ByteBuffer(bytes: try WOPIJSON.encoder.encode(value))
+        }
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
-        return WOPIResponse(status: status, headers: headers, body: .buffer(ByteBuffer(bytes: data)))
+        return WOPIResponse(status: status, headers: headers, body: .buffer(body))
     }
 
     /// Sets a header by name.
