@@ -31,21 +31,14 @@ public struct WOPIResponse: Sendable {
         self.body = body
     }
 
-    /// A JSON response (`application/json; charset=utf-8`), written as `WOPIJSON.encoder` writes it.
+    /// A JSON response (`application/json; charset=utf-8`).
     public static func json<Value: Encodable>(
         _ value: Value, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
     ) throws -> WOPIResponse {
-        // The direct writer makes the same bytes without JSONEncoder's tree (CheckFileInfo on every open); a value
-        // it does not write goes to JSONEncoder.
-        let body: ByteBuffer
-        if let bytes = try? DirectJSONWriter.bytes(of: value) {
-            body = ByteBuffer(bytes: bytes)
-        } else {
-            body = ByteBuffer(bytes: try WOPIJSON.encoder.encode(value))
-        }
+        let data = try WOPIJSON.encoder.encode(value)
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
-        return WOPIResponse(status: status, headers: headers, body: .buffer(body))
+        return WOPIResponse(status: status, headers: headers, body: .buffer(ByteBuffer(bytes: data)))
     }
 
     /// Sets a header by name.
