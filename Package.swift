@@ -320,6 +320,7 @@ let package = Package(
                 "ChunkedVersionStore",
                 .grdb,
                 .nioCore,
+                .nioPosix,
                 .crypto,
                 .logging,
                 .serviceLifecycle,

@@ -5,9 +5,12 @@ Side by side, in one run on 127.0.0.1: the Hummingbird hello-world ceiling (`wop
 serving the same bodies, `wopi-host serve` on SQLite and on the file system, and a PostgreSQL cluster of 3 hosts
 behind nginx (scripts/cluster.sh), measured on one host directly and through the front. Requests are driven by
 wrk at 16 connections (Benchmarks/wrk/wopi.lua); file bodies by `wopikit-bench`, which also reads the hosts' peak
-RSS.
+RSS. GetFile's throughput is also read by wrk, which discards the body (`wopikit-bench` checks every page it
+reads, which caps what it can measure).
 
     scripts/bench.py                 release build, full figures, table prepended to Docs/benchmarks.md
+    scripts/bench.py --no-doc --scenario CheckFileInfo --no-cluster --no-transfers --host-binary OLD/wopi-host
+                                     a subset, for comparing two builds in alternating runs
     scripts/bench.py --smoke         the debug build `make test` made, a second per scenario, small bodies:
                                      checks that every scenario works (exit status), not its figures
 """
@@ -226,6 +229,25 @@ class Scenarios:
             f"EnumerateChildren ({children_count})": ([request_path(children_url)], ""),
         }
 
+    def upload(self, name, source):
+        """Creates `name` in the root container with the content of the file `source`; returns its GetFile path."""
+        url = json.loads(self.request("POST", self.root_url, {"X-WOPI-Override": "CREATE_CHILD_FILE",
+                                                              "X-WOPI-SuggestedTarget": name}))["Url"]
+        parts = urllib.parse.urlsplit(url)
+        contents = f"{parts.path}/contents?{parts.query}"
+        connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=600)
+        try:
+            with open(source, "rb") as body:
+                connection.request("POST", contents, body=body, headers={
+                    "X-WOPI-Override": "PUT", "Content-Length": str(os.path.getsize(source))})
+            response = connection.getresponse()
+            answer = response.read()
+        finally:
+            connection.close()
+        if response.status != 200:
+            raise BenchFailure(f"PutFile of {name} answered {response.status}: {answer[:300]!r}")
+        return contents
+
     def lock_scenarios(self, prefix):
         """GetLock and the Lock cycle on LOCK_FILES new files named PREFIX-N.txt, one per connection."""
         urls = [json.loads(self.request("POST", self.root_url, {"X-WOPI-Override": "CREATE_CHILD_FILE",
@@ -238,8 +260,8 @@ class Scenarios:
 class Host(Server, Scenarios):
     """`wopi-host serve` on a fresh data directory."""
 
-    def __init__(self, bin_dir, storage, workdir, label=None, extra=()):
-        self.bin = os.path.join(bin_dir, "wopi-host")
+    def __init__(self, bin_dir, storage, workdir, label=None, extra=(), binary=None):
+        self.bin = binary or os.path.join(bin_dir, "wopi-host")
         label = label or storage
         self.data = os.path.join(workdir, f"data-{label}")
         super().__init__(
@@ -324,6 +346,23 @@ def wrk(server, paths, ops, seconds, workdir):
             "database_cpu_us": database_used * 1e6 / requests if getattr(server, "database_cpu", None) else None}
 
 
+def wrk_get(server, path, seconds, connections=4):
+    """Runs wrk GETs of one large body (discarded) against `server`; returns MiB/s and host CPU µs per MiB."""
+    pids = server.pids()
+    before = cpu_seconds(pids)
+    completed = subprocess.run(["wrk", "-t", "2", "-c", str(connections), "-d", f"{seconds}s", "--timeout", "30s",
+                                server.url + path], text=True, capture_output=True)
+    out = completed.stdout + completed.stderr
+    cpu = cpu_seconds(pids) - before
+    requests = int(re.search(r"(\d+) requests in", out).group(1))
+    if requests == 0 or re.search(r"Non-2xx or 3xx responses|Socket errors", out):
+        raise BenchFailure(f"wrk GET on {server.name} {path[:60]}: failures\n{out}")
+    value, unit = re.search(r"Transfer/sec:\s+([\d.]+)(B|KB|MB|GB)", out).groups()
+    mib_per_second = float(value) * {"B": 1, "KB": 1 << 10, "MB": 1 << 20, "GB": 1 << 30}[unit] / (1 << 20)
+    transferred = mib_per_second * seconds
+    return {"MiBps": mib_per_second, "cpu_us_per_mib": cpu * 1e6 / transferred if transferred else 0}
+
+
 def dd(source, target):
     """MiB/s of dd copying `source` (in the page cache) to `target`, with one fdatasync at the end."""
     start = time.time()
@@ -375,6 +414,11 @@ def main():
     parser.add_argument("--children", type=int, help="files in the EnumerateChildren folder (default 1000)")
     parser.add_argument("--bin", help="directory of the built executables (default: swift build --show-bin-path)")
     parser.add_argument("--no-doc", action="store_true", help="do not write Docs/benchmarks.md")
+    parser.add_argument("--scenario", action="append",
+                        help="run only this scenario (repeatable; e.g. CheckFileInfo, GetLock, GetFile: wrk's)")
+    parser.add_argument("--no-cluster", action="store_true", help="leave out the PostgreSQL cluster")
+    parser.add_argument("--no-transfers", action="store_true", help="leave out wopikit-bench's transfers and dd")
+    parser.add_argument("--host-binary", help="the wopi-host to measure (default: the one in --bin)")
     options = parser.parse_args()
     seconds = options.seconds or (1 if options.smoke else 10)
     sizes = options.size_mib or ([1] if options.smoke else [10, 1024])
@@ -401,27 +445,31 @@ def main():
         hosts = {}
         scenarios = None
         for storage in ("sqlite", "fs"):
-            host = Host(bin_dir, storage, workdir)
+            host = Host(bin_dir, storage, workdir, binary=options.host_binary)
             servers.append(host)
             host.wait_listening()
             info, scenarios_of_host = host.prepare(children_count)
             hosts[storage] = (host, scenarios_of_host)
-            scenarios = list(scenarios_of_host)
+            scenarios = [name for name in scenarios_of_host
+                         if not options.scenario or any(name.startswith(wanted) for wanted in options.scenario)]
         # The same SQLite host with its metrics recorded into a Prometheus registry (no scrape, no exporter), for
         # CheckFileInfo side by side with the plain one: what the instrumentation costs in host CPU per request.
-        metered = Host(bin_dir, "sqlite", workdir, label="sqlite+metrics", extra=["--metrics-listen", "127.0.0.1:0"])
+        metered = Host(bin_dir, "sqlite", workdir, label="sqlite+metrics", extra=["--metrics-listen", "127.0.0.1:0"],
+                       binary=options.host_binary)
         servers.append(metered)
         metered.wait_listening()
         _, metered_paths = metered.prepare(children_count)
-        cluster = Cluster(bin_dir, workdir, CLUSTER_HOSTS)
-        servers.append(cluster)
-        cluster.wait_listening()
-        _, postgres_paths = cluster.prepare(children_count)
-        postgres = {"wopi-host postgres": Endpoint("wopi-host postgres (host 1)", cluster.hosts[0].url,
-                                                   cluster.hosts[0].pids(), cluster.database_cpu),
-                    f"wopi-host postgres ×{CLUSTER_HOSTS}": Endpoint(
-                        f"wopi-host postgres ({CLUSTER_HOSTS} hosts through nginx)", cluster.url,
-                        [pid for host in cluster.hosts for pid in host.pids()], cluster.database_cpu)}
+        cluster, postgres = None, {}
+        if not options.no_cluster:
+            cluster = Cluster(bin_dir, workdir, CLUSTER_HOSTS)
+            servers.append(cluster)
+            cluster.wait_listening()
+            _, postgres_paths = cluster.prepare(children_count)
+            postgres = {"wopi-host postgres": Endpoint("wopi-host postgres (host 1)", cluster.hosts[0].url,
+                                                       cluster.hosts[0].pids(), cluster.database_cpu),
+                        f"wopi-host postgres ×{CLUSTER_HOSTS}": Endpoint(
+                            f"wopi-host postgres ({CLUSTER_HOSTS} hosts through nginx)", cluster.url,
+                            [pid for host in cluster.hosts for pid in host.pids()], cluster.database_cpu)}
         with open(os.path.join(www, "checkfileinfo.json"), "wb") as f:
             f.write(info)
         hello = Server("hello-world", [os.path.join(bin_dir, "wopikit-hello"), "--body-size", str(len(info))])
@@ -446,35 +494,62 @@ def main():
                 paths = cluster.front[scenario] if endpoint.url == cluster.url else postgres_paths[scenario]
                 results[(scenario, name)] = wrk(endpoint, *paths, seconds, workdir)
                 print(f"{scenario:28} {name[10:]:7} {results[(scenario, name)]}", flush=True)
+        # GetFile read by wrk, which discards the body: the smallest size, from nginx and each storage.
+        bench = os.path.join(bin_dir, "wopikit-bench")
+        size_args = [arg for size in sizes for arg in ("--size-mib", str(size))]
+        run([bench, "--write-patterns", www] + size_args)
+        get_size = min(sizes)
+        pattern = f"pattern-{get_size}MiB.bin"
+        get_rows = []
+        if not options.scenario or "GetFile" in options.scenario:
+            get_rows.append(("nginx", wrk_get(nginx, "/" + pattern, seconds)))
+        for storage, (host, _) in hosts.items() if get_rows else []:
+            get_rows.append((f"wopi-host {storage}", wrk_get(host, host.upload(pattern, os.path.join(www, pattern)),
+                                                             seconds)))
+            print(f"GetFile {get_size} MiB (wrk)      {storage:7} {get_rows[-1][1]}", flush=True)
         loads.append(load_average())
         for host, _ in hosts.values():
             host.stop()
         metered.stop()
 
-        bench = os.path.join(bin_dir, "wopikit-bench")
-        size_args = [arg for size in sizes for arg in ("--size-mib", str(size))]
-        run([bench, "--write-patterns", www] + size_args)
-        transfers_file = os.path.join(workdir, "transfers.jsonl")
-        # wopikit-bench exits 1 when a 1 GiB transfer passes its peak-RSS line, after writing its results:
-        # the run goes on and reports it.
-        transfer_run = subprocess.run(
-            [bench, "--host-binary", os.path.join(bin_dir, "wopi-host"), "--reference-url", nginx.url,
-             "--storage", "sqlite", "--storage", "fs", "--storage", "postgres", "--database", cluster.database,
-             "--json", transfers_file] + size_args,
-            env=dict(os.environ, TMPDIR=workdir), stderr=subprocess.PIPE, text=True)
-        if transfer_run.returncode != 0 and not os.path.exists(transfers_file):
-            raise BenchFailure(f"wopikit-bench failed:\n{transfer_run.stderr}")
-        transfer_problem = transfer_run.stderr.strip().splitlines()[-1] if transfer_run.returncode else None
-        with open(transfers_file) as f:
-            transfers = [json.loads(line) for line in f if line.strip()]
-        dd_rates = {size: dd(os.path.join(www, f"pattern-{size}MiB.bin"), os.path.join(workdir, "dd.out"))
-                    for size in sizes}
+        transfers, transfer_problem, dd_rates = [], None, {}
+        if not options.no_transfers:
+            transfers, transfer_problem, dd_rates = measure_transfers(
+                bench, options.host_binary or os.path.join(bin_dir, "wopi-host"), nginx, cluster, sizes, size_args, www,
+                workdir)
         loads.append(load_average())
     finally:
         for server in servers:
             server.stop()
         shutil.rmtree(workdir, ignore_errors=True)
+    report(options, scenarios, results, get_size, get_rows, sizes, transfers, transfer_problem, dd_rates, seconds,
+           bin_dir, loads)
 
+
+def measure_transfers(bench, host_binary, nginx, cluster, sizes, size_args, www, workdir):
+    """wopikit-bench's PutFile and GetFile on every storage, and dd; returns the transfers, a problem, dd's rates."""
+    transfers_file = os.path.join(workdir, "transfers.jsonl")
+    # wopikit-bench exits 1 when a 1 GiB transfer passes its peak-RSS line, after writing its results:
+    # the run goes on and reports it.
+    storages = ["--storage", "sqlite", "--storage", "fs"] + (
+        ["--storage", "postgres", "--database", cluster.database] if cluster else [])
+    transfer_run = subprocess.run(
+        [bench, "--host-binary", host_binary, "--reference-url", nginx.url]
+        + storages + ["--json", transfers_file] + size_args,
+        env=dict(os.environ, TMPDIR=workdir), stderr=subprocess.PIPE, text=True)
+    if transfer_run.returncode != 0 and not os.path.exists(transfers_file):
+        raise BenchFailure(f"wopikit-bench failed:\n{transfer_run.stderr}")
+    transfer_problem = transfer_run.stderr.strip().splitlines()[-1] if transfer_run.returncode else None
+    with open(transfers_file) as f:
+        transfers = [json.loads(line) for line in f if line.strip()]
+    dd_rates = {size: dd(os.path.join(www, f"pattern-{size}MiB.bin"), os.path.join(workdir, "dd.out"))
+                for size in sizes}
+    return transfers, transfer_problem, dd_rates
+
+
+def report(options, scenarios, results, get_size, get_rows, sizes, transfers, transfer_problem, dd_rates, seconds,
+           bin_dir, loads):
+    """Prints the tables and, for a full run, prepends them to Docs/benchmarks.md."""
     request_rows = []
     for scenario in scenarios:
         ceiling = results[(scenario, "hello-world")]["rps"]
@@ -485,8 +560,11 @@ def main():
                 request_rows.append([scenario, name, f"{figures['rps']:.0f}", f"{figures['rps'] / ceiling:.2f}×",
                                      f"{figures['p99']:.2f}", f"{figures['cpu_us']:.0f}",
                                      "" if database_cpu is None else f"{database_cpu:.0f}"])
+    get_reference = get_rows[0][1]["MiBps"] if get_rows else 0
+    get_table = [[name, f"{get_size} MiB", f"{figures['MiBps']:.0f}", f"{figures['MiBps'] / get_reference:.2f}×",
+                  f"{figures['cpu_us_per_mib']:.0f}"] for name, figures in get_rows]
     transfer_rows = []
-    for size in sizes:
+    for size in sizes if transfers else []:
         reference = next(t for t in transfers if t["storage"] == "reference" and t["size"] == size << 20)
         transfer_rows.append(["nginx", f"{size} MiB", f"{reference['getMiBps']:.0f}", "1.00×", "", "", "", ""])
         transfer_rows.append(["dd", f"{size} MiB", "", "", f"{dd_rates[size]:.0f}", "1.00×", "", ""])
@@ -511,12 +589,20 @@ def main():
         table(["scenario", "server", "req/s", "× hello", "p99 ms", "CPU µs/req", "PostgreSQL CPU µs/req"],
               request_rows),
         "",
+    ] + ([
+        f"GetFile read by wrk (2 threads, 4 connections, bodies discarded), {seconds} s each:",
+        "",
+        table(["server", "size", "GetFile MiB/s (wrk)", "× nginx", "server CPU µs/MiB"], get_table),
+        "",
+    ] if get_table else []) + ([
         table(["server", "size", "GetFile MiB/s", "× nginx", "PutFile MiB/s", "× dd", "Put peak RSS MiB",
                "Get peak RSS MiB"], transfer_rows),
         "",
+    ] if transfer_rows else []) + [
     ] + ([f"**wopikit-bench failed its check**: {transfer_problem}", ""] if transfer_problem else []))
     print("\n" + report)
-    if not options.smoke and not options.no_doc:
+    if not options.smoke and not options.no_doc and not (options.scenario or options.no_cluster
+                                                         or options.no_transfers or options.host_binary):
         with open(DOC) as f:
             doc = f.read()
         if MARKER not in doc:

@@ -95,7 +95,17 @@ public final class FileSystemStorage: StorageBackend {
     }
 
     public func item(_ id: ItemID) async throws -> StorageItem {
-        try await blocking("Reading item \(id)") { [tree] in
+        // An item at its cached path is described from the kernel's caches, where the request runs
+        // (Docs/architecture.md, "Short metadata reads run where the request runs"); an unknown one rescans the
+        // tree, on the pool.
+        do {
+            if let location = tree.locateIndexed(id) {
+                return try tree.describe(location, parentID: try tree.parentID(of: location))
+            }
+        } catch let failure as POSIXFailure {
+            throw StorageError(failure, "Reading item \(id)")
+        }
+        return try await blocking("Reading item \(id)") { [tree] in
             let location = try tree.locate(id)
             return try tree.describe(location, parentID: try tree.parentID(of: location))
         }

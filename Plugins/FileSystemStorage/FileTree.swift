@@ -139,11 +139,18 @@ final class FileTree: Sendable {
 
     /// Finds the item with `id`: the cached path if the ID there still matches, else after a full rescan.
     func locate(_ id: ItemID) throws -> Location {
-        if let path = index[id], let location = probe(path), location.id == id { return location }
+        if let location = locateIndexed(id) { return location }
         try rescan()
-        if let path = index[id], let location = probe(path), location.id == id { return location }
+        if let location = locateIndexed(id) { return location }
         index.forget(id)
         throw StorageError.notFound(id)
+    }
+
+    /// The item with `id` at its cached path, or `nil` when it is not there (no rescan): a few `openat`, an
+    /// `fstat` and a `fgetxattr` answered from the kernel's caches.
+    func locateIndexed(_ id: ItemID) -> Location? {
+        guard let path = index[id], let location = probe(path), location.id == id else { return nil }
+        return location
     }
 
     /// Finds a container.

@@ -56,6 +56,8 @@ public final class SQLiteDatabase: Sendable {
     public let path: String
     /// Where the database and its stores log.
     public let logger: Logger
+    /// The read-only connection of each thread that runs a point read (``readStatement(_:_:)``).
+    let inlineReaders: SQLiteThreadReaders
 
     /// Opens (creating if needed) the database file at `path`.
     ///
@@ -81,6 +83,7 @@ public final class SQLiteDatabase: Sendable {
         }
         self.path = path
         self.logger = configuration.logger
+        self.inlineReaders = SQLiteThreadReaders(path: path, label: grdb.label ?? "wopikit.sqlite")
     }
 
     /// Applies the migrations of `schema` that this file has not seen yet; idempotent.
@@ -109,16 +112,26 @@ public final class SQLiteDatabase: Sendable {
         try await SQLiteErrorMapping.perform(action()) { try await pool.read(body) }
     }
 
-    /// Runs `body`, which runs one SQL statement, without an explicit transaction; a database failure becomes a
-    /// ``WOPIStorage/StorageError`` that names `action`.
+    /// Runs `body`, which runs one SQL statement, on the calling thread's read-only connection, without an
+    /// explicit transaction; a database failure becomes a ``WOPIStorage/StorageError`` that names `action`.
     ///
-    /// A single statement is atomic and reads one committed state by itself (the latest, in WAL mode), so this
-    /// answers what ``read(_:_:)`` would, without the `BEGIN` and `COMMIT` around it: the request path's point
-    /// reads (an item, a lock, a user) use it. A `body` that runs several statements must use ``read(_:_:)``.
+    /// The request path's point reads (an item, a lock, a user, a share) use it. They are served from memory and
+    /// take no lock a writer holds (WAL mode), so they run where the request runs, event loop included, with no
+    /// thread hop (`Docs/architecture.md`, "Short metadata reads run where the request runs"): `body` must be one
+    /// statement read by key, never a scan, a write or anything that waits. A single statement is atomic and
+    /// reads the latest commit by itself, so no `BEGIN` and `COMMIT` surround it; a `body` that runs several
+    /// statements must use ``read(_:_:)``. When SQLite answers `SQLITE_BUSY` (a WAL reset or recovery by another
+    /// process), the read is retried on the pool, off the calling thread, where it may wait.
     public func readStatement<T: Sendable>(
         _ action: @autoclosure () -> String, _ body: @escaping @Sendable (Database) throws -> T
     ) async throws -> T {
-        try await SQLiteErrorMapping.perform(action()) { try await pool.unsafeRead(body) }
+        try await SQLiteErrorMapping.perform(action()) {
+            do {
+                return try inlineReaders.read(body)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY {
+                return try await pool.unsafeRead(body)
+            }
+        }
     }
 
     /// Runs `body` in one `IMMEDIATE` write transaction, atomic across every process sharing the file; a
@@ -166,6 +179,7 @@ public final class SQLiteDatabase: Sendable {
 
     /// Closes every connection; later calls on this database or its stores fail.
     public func close() throws {
+        inlineReaders.close()
         try pool.close()
     }
 }

@@ -82,10 +82,13 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
     }
 
     public func children(of container: ItemID) async throws -> [StorageItem] {
+        // One statement, on the pool (a listing is a scan, not a point read): only a container with no children
+        // reads the item too, to tell an empty container from a missing one or a file.
         try await perform("list container \(container)") {
-            try await pool.read { db in
-                _ = try SQLiteStorageSQL.requireContainer(db, container)
-                return try SQLiteStorageSQL.children(db, of: container)
+            try await pool.unsafeRead { db in
+                let children = try SQLiteStorageSQL.children(db, of: container)
+                if children.isEmpty { _ = try SQLiteStorageSQL.requireContainer(db, container) }
+                return children
             }
         }
     }

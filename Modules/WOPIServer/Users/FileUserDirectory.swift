@@ -14,7 +14,6 @@ import WOPIStorage
 /// Meant for small deployments (tens of users); the SQLite plugin stores users in its database instead.
 public struct FileUserDirectory: UserDirectory {
     private let file: SharedJSONFile<[WOPIUser]>
-    private let threadPool: NIOThreadPool
     private let now: @Sendable () -> Date
     /// The users decoded last, shared by the copies of this value.
     private let snapshot = SharedSnapshot()
@@ -26,7 +25,6 @@ public struct FileUserDirectory: UserDirectory {
     ///   - now: the clock that dates each `stat` of the file, to tell whether its times can show a later edit.
     public init(url: URL, threadPool: NIOThreadPool = .singleton, now: @escaping @Sendable () -> Date = { Date() }) {
         file = SharedJSONFile(url: url, threadPool: threadPool, initial: { [] })
-        self.threadPool = threadPool
         self.now = now
     }
 
@@ -55,8 +53,13 @@ public struct FileUserDirectory: UserDirectory {
     private func users() async throws -> [WOPIUser] {
         let path = file.url.path
         let statTime = now()
-        let identity = try await threadPool.runBlocking("Checking \(path)") {
-            try UsersFileSnapshot.Identity.of(path: path)
+        // A `stat` answered from the inode cache runs where the request runs (Docs/architecture.md, "Short
+        // metadata reads run where the request runs"); reading and decoding a changed file stays on the pool.
+        let identity: UsersFileSnapshot.Identity?
+        do {
+            identity = try UsersFileSnapshot.Identity.of(path: path)
+        } catch let failure as POSIXFailure {
+            throw StorageError(failure, "Checking \(path)")
         }
         if let identity, let cached = snapshot.users(for: identity) { return cached }
         // Read after the stat: the content is at least as new as `identity`, so a change in between is seen by

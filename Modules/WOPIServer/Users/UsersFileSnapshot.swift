@@ -33,7 +33,7 @@ struct UsersFileSnapshot: Sendable {
         var modified: timespec
         var changed: timespec
 
-        /// Stats the file at `path` (blocking: call it on a thread pool); `nil` when it does not exist.
+        /// Stats the file at `path` (a metadata read, served from the inode cache); `nil` when it does not exist.
         static func of(path: String) throws -> Identity? {
             var status = stat()
             guard stat(path, &status) == 0 else {
