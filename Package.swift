@@ -23,9 +23,12 @@ let traits: Set<Trait> = [
         name: "PostgreSQL",
         description: "The PostgreSQL plugins (PostgresStorage, PostgresServerStores), on postgres-nio: several hosts."),
     .trait(
+        name: "OTLP",
+        description: "Trace export over OTLP/HTTP (WOPITelemetry), on swift-otel, configured by the OTEL_* variables."),
+    .trait(
         name: "Examples", description: "The example programs (wopi-host, wopi, the benchmarks), on ArgumentParser.",
-        enabledTraits: ["HummingbirdAdapter", "SQLite", "PostgreSQL"]),
-    .default(enabledTraits: ["HummingbirdAdapter", "SQLite", "PostgreSQL", "Examples"]),
+        enabledTraits: ["HummingbirdAdapter", "SQLite", "PostgreSQL", "OTLP"]),
+    .default(enabledTraits: ["HummingbirdAdapter", "SQLite", "PostgreSQL", "OTLP", "Examples"]),
 ]
 
 extension Target.Dependency {
@@ -58,6 +61,8 @@ extension Target.Dependency {
     static let metrics = Target.Dependency.product(name: "Metrics", package: "swift-metrics")
     static let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-prometheus")
     static let tracing = Target.Dependency.product(name: "Tracing", package: "swift-distributed-tracing")
+    /// swift-otel, resolved only with the `OTLP` trait.
+    static let otel = Target.Dependency.product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OTLP"]))
 }
 
 let package = Package(
@@ -74,6 +79,7 @@ let package = Package(
         .library(name: "WOPIServer", targets: ["WOPIServer"]),
         .library(name: "WOPIServerHummingbird", targets: ["WOPIServerHummingbird"]),
         .library(name: "WOPIDeployment", targets: ["WOPIDeployment"]),
+        .library(name: "WOPITelemetry", targets: ["WOPITelemetry"]),
         .library(name: "WOPITesting", targets: ["WOPITesting"]),
         .library(name: "WOPIOAuthCore", targets: ["WOPIOAuthCore"]),
         .library(name: "WOPIAuthorizationServer", targets: ["WOPIAuthorizationServer"]),
@@ -104,6 +110,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // MARK: Modules
@@ -159,6 +166,7 @@ let package = Package(
                 .httpTypes,
                 .nioCore,
                 .logging,
+                .tracing,
             ],
             path: "Modules/WOPIHTTPEdge",
             swiftSettings: swiftSettings
@@ -240,6 +248,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "WOPITelemetry",
+            dependencies: [.otel, .serviceLifecycle, .logging, .tracing],
+            path: "Modules/WOPITelemetry",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "WOPITesting",
             dependencies: [
                 "WOPIHTTPEdge", "WOPIServer", "WOPIServerHummingbird", "WOPIDeployment",
@@ -277,6 +291,7 @@ let package = Package(
                 .nioHTTP1,
                 .httpTypes,
                 .logging,
+                .tracing,
             ],
             path: "Modules/WOPIClient",
             swiftSettings: swiftSettings
@@ -350,6 +365,7 @@ let package = Package(
                 .crypto,
                 .logging,
                 .serviceLifecycle,
+                .metrics,
             ],
             path: "Plugins/PostgresStorage",
             swiftSettings: swiftSettings
@@ -420,6 +436,8 @@ let package = Package(
                 .httpTypes,
                 .crypto,
                 .metrics,
+                "WOPITelemetry",
+                .tracing,
             ],
             path: "Examples/wopi-host",
             resources: [.copy("Samples")],
@@ -437,6 +455,8 @@ let package = Package(
                 .target(name: "FUSEMount", condition: .when(platforms: [.linux])),
                 .argumentParser,
                 .logging,
+                "WOPITelemetry",
+                .tracing,
             ],
             path: "Examples/wopi",
             swiftSettings: swiftSettings
@@ -553,6 +573,8 @@ let package = Package(
                 "WOPIServerConformance", "WOPIServer", "WOPIAuthorizationServer", "WOPIModels", "wopi-host", "wopi",
                 .postgresNIO,
                 .logging,
+                .metrics,
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .nioCore,
                 .nioHTTP1,
                 .asyncHTTPClient,
@@ -618,7 +640,7 @@ let package = Package(
             name: "ExampleHostTests",
             dependencies: [
                 .nioHTTP1,
-                "WOPITestSupport", "WOPIClusterTestSupport", "wopi-host", "wopikit-minimal-host",
+                "WOPITestSupport", "WOPIClusterTestSupport", "wopi-host", "wopikit-minimal-host", "WOPITelemetry",
                 .hummingbird(),
                 .httpTypes,
                 .logging,
@@ -659,11 +681,15 @@ let package = Package(
                 .nioCore,
                 "WOPITestSupport",
                 "WOPIClient", "WOPIStorageConformance", "WOPIServer", "WOPIAuthorizationServer",
-                "WOPIServerHummingbird",
+                "WOPIServerHummingbird", "WOPIHTTPEdge",
                 "wopi-host", "wopi",
                 .hummingbird(),
                 .serviceLifecycle,
                 .asyncHTTPClient,
+                .httpTypes,
+                .crypto,
+                .tracing,
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             path: "Tests/WOPIClientTests",
             swiftSettings: swiftSettings

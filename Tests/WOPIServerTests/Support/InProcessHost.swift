@@ -16,7 +16,8 @@ struct InProcessHost: Sendable {
 
     init(
         storage: any StorageBackend = InMemoryStorage(), configuration: WOPIHostConfiguration = WOPIHostConfiguration(),
-        policy: any AccessPolicy = OwnerAccessPolicy(), locks: (any LockStore)? = nil, clock: TestClock = TestClock()
+        policy: any AccessPolicy = OwnerAccessPolicy(), locks: (any LockStore)? = nil, audit: (any AuditLog)? = nil,
+        clock: TestClock = TestClock()
     ) {
         self.clock = clock
         let users = InMemoryUserDirectory([
@@ -29,7 +30,7 @@ struct InProcessHost: Sendable {
         host = WOPIHost(
             storage: storage, locks: locks ?? InMemoryLockStore(now: clock.dateSource), users: users,
             tokens: AccessTokenSigner(key: SymmetricKey(size: .bits256)), configuration: configuration,
-            policy: policy, now: clock.dateSource)
+            policy: policy, audit: audit, now: clock.dateSource)
     }
 
     /// A file of Ana's, in her root.
