@@ -437,7 +437,6 @@ let package = Package(
                 .crypto,
                 .metrics,
                 "WOPITelemetry",
-                .tracing,
             ],
             path: "Examples/wopi-host",
             resources: [.copy("Samples")],

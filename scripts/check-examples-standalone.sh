@@ -66,7 +66,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
-                wopiKit("WOPITelemetry"), .product(name: "Tracing", package: "swift-distributed-tracing"),
+                wopiKit("WOPITelemetry"),
             ],
             resources: [.copy("Samples")],
             swiftSettings: [.swiftLanguageMode(.v6)]
