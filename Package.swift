@@ -23,9 +23,12 @@ let traits: Set<Trait> = [
         name: "PostgreSQL",
         description: "The PostgreSQL plugins (PostgresStorage, PostgresServerStores), on postgres-nio: several hosts."),
     .trait(
+        name: "OTLP",
+        description: "Trace export over OTLP/HTTP (WOPITelemetry), on swift-otel, configured by the OTEL_* variables."),
+    .trait(
         name: "Examples", description: "The example programs (wopi-host, wopi, the benchmarks), on ArgumentParser.",
-        enabledTraits: ["HummingbirdAdapter", "SQLite", "PostgreSQL"]),
-    .default(enabledTraits: ["HummingbirdAdapter", "SQLite", "PostgreSQL", "Examples"]),
+        enabledTraits: ["HummingbirdAdapter", "SQLite", "PostgreSQL", "OTLP"]),
+    .default(enabledTraits: ["HummingbirdAdapter", "SQLite", "PostgreSQL", "OTLP", "Examples"]),
 ]
 
 extension Target.Dependency {
@@ -58,6 +61,8 @@ extension Target.Dependency {
     static let metrics = Target.Dependency.product(name: "Metrics", package: "swift-metrics")
     static let prometheus = Target.Dependency.product(name: "Prometheus", package: "swift-prometheus")
     static let tracing = Target.Dependency.product(name: "Tracing", package: "swift-distributed-tracing")
+    /// swift-otel, resolved only with the `OTLP` trait.
+    static let otel = Target.Dependency.product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OTLP"]))
 }
 
 let package = Package(
@@ -74,6 +79,7 @@ let package = Package(
         .library(name: "WOPIServer", targets: ["WOPIServer"]),
         .library(name: "WOPIServerHummingbird", targets: ["WOPIServerHummingbird"]),
         .library(name: "WOPIDeployment", targets: ["WOPIDeployment"]),
+        .library(name: "WOPITelemetry", targets: ["WOPITelemetry"]),
         .library(name: "WOPITesting", targets: ["WOPITesting"]),
         .library(name: "WOPIOAuthCore", targets: ["WOPIOAuthCore"]),
         .library(name: "WOPIAuthorizationServer", targets: ["WOPIAuthorizationServer"]),
@@ -104,6 +110,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
+        .package(url: "https://github.com/swift-otel/swift-otel.git", from: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // MARK: Modules
@@ -160,6 +167,7 @@ let package = Package(
                 .httpTypes,
                 .nioCore,
                 .logging,
+                .tracing,
             ],
             path: "Modules/WOPIHTTPEdge",
             swiftSettings: swiftSettings
@@ -241,6 +249,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "WOPITelemetry",
+            dependencies: [.otel, .serviceLifecycle, .logging, .tracing],
+            path: "Modules/WOPITelemetry",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "WOPITesting",
             dependencies: [
                 "WOPIHTTPEdge", "WOPIServer", "WOPIServerHummingbird", "WOPIDeployment", "WOPIClient", "WOPIStorage",
@@ -278,6 +292,7 @@ let package = Package(
                 .nioHTTP1,
                 .httpTypes,
                 .logging,
+                .tracing,
             ],
             path: "Modules/WOPIClient",
             swiftSettings: swiftSettings
@@ -358,6 +373,7 @@ let package = Package(
                 .crypto,
                 .logging,
                 .serviceLifecycle,
+                .metrics,
             ],
             path: "Plugins/PostgresStorage",
             swiftSettings: swiftSettings
@@ -428,6 +444,7 @@ let package = Package(
                 .httpTypes,
                 .crypto,
                 .metrics,
+                "WOPITelemetry",
             ],
             path: "Examples/wopi-host",
             resources: [.copy("Samples")],
@@ -445,6 +462,8 @@ let package = Package(
                 .target(name: "FUSEMount", condition: .when(platforms: [.linux])),
                 .argumentParser,
                 .logging,
+                "WOPITelemetry",
+                .tracing,
             ],
             path: "Examples/wopi",
             swiftSettings: swiftSettings
@@ -561,6 +580,8 @@ let package = Package(
                 "WOPIServerConformance", "WOPIServer", "WOPIAuthorizationServer", "WOPIModels", "wopi-host", "wopi",
                 .postgresNIO,
                 .logging,
+                .metrics,
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .nioCore,
                 .nioHTTP1,
                 .asyncHTTPClient,
@@ -626,7 +647,7 @@ let package = Package(
             name: "ExampleHostTests",
             dependencies: [
                 .nioHTTP1,
-                "WOPITestSupport", "WOPIClusterTestSupport", "wopi-host", "wopikit-minimal-host",
+                "WOPITestSupport", "WOPIClusterTestSupport", "wopi-host", "wopikit-minimal-host", "WOPITelemetry",
                 .hummingbird(),
                 .httpTypes,
                 .logging,
@@ -673,6 +694,10 @@ let package = Package(
                 .hummingbird(),
                 .serviceLifecycle,
                 .asyncHTTPClient,
+                .httpTypes,
+                .crypto,
+                .tracing,
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             path: "Tests/WOPIClientTests",
             swiftSettings: swiftSettings

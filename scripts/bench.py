@@ -13,6 +13,8 @@ reads, which caps what it can measure).
                                      a subset, for comparing two builds in alternating runs
     scripts/bench.py --smoke         the debug build `make test` made, a second per scenario, small bodies:
                                      checks that every scenario works (exit status), not its figures
+    scripts/bench.py --instrumentation-only
+                                     only what metrics and tracing cost a CheckFileInfo (see `instrumentation`)
 """
 import argparse
 import datetime
@@ -36,8 +38,16 @@ CONNECTIONS = 16
 LOCK_FILES = CONNECTIONS
 PG_BIN = "/usr/lib/postgresql/15/bin"
 CLUSTER_HOSTS = 3
-SERVERS = ("hello-world", "nginx", "wopi-host sqlite", "wopi-host sqlite+metrics", "wopi-host fs",
-           "wopi-host postgres", f"wopi-host postgres ×{CLUSTER_HOSTS}")
+SERVERS = ("hello-world", "nginx", "wopi-host sqlite", "wopi-host fs", "wopi-host postgres",
+           f"wopi-host postgres ×{CLUSTER_HOSTS}")
+# The SQLite hosts of the instrumentation comparison, differing only in what they record: the same CheckFileInfo
+# on each, in alternating rounds (see `instrumentation`).
+INSTRUMENTED = (
+    ("off", [], {}),
+    ("metrics", ["--metrics-listen", "127.0.0.1:0"], {}),
+    ("metrics+traces", ["--metrics-listen", "127.0.0.1:0"], {"OTEL_TRACES_EXPORTER": "otlp"}),
+)
+INSTRUMENTATION_ROUNDS = 6
 
 
 class BenchFailure(Exception):
@@ -135,7 +145,11 @@ http {{
   scgi_temp_path {workdir}/nginx-scgi;
   default_type application/octet-stream;
   types {{ application/json json; }}
-  server {{ listen 127.0.0.1:{port}; root {root}; }}
+  server {{
+    listen 127.0.0.1:{port}; root {root};
+    # A trace sink for the hosts that export spans: an empty ExportTraceServiceResponse to every OTLP/HTTP export.
+    location = /v1/traces {{ default_type application/x-protobuf; return 200 ""; }}
+  }}
 }}
 """)
         super().__init__("nginx", ["nginx", "-c", conf, "-p", workdir, "-e", f"{workdir}/nginx-error.log"])
@@ -260,14 +274,14 @@ class Scenarios:
 class Host(Server, Scenarios):
     """`wopi-host serve` on a fresh data directory."""
 
-    def __init__(self, bin_dir, storage, workdir, label=None, extra=(), binary=None):
+    def __init__(self, bin_dir, storage, workdir, label=None, extra=(), env=None, binary=None):
         self.bin = binary or os.path.join(bin_dir, "wopi-host")
         label = label or storage
         self.data = os.path.join(workdir, f"data-{label}")
         super().__init__(
             f"wopi-host ({label})",
             [self.bin, "serve", "--demo", "--data", self.data, "--storage", storage, "--port", "0", "--log-level",
-             "warning", *extra])
+             "warning", *extra], env=dict(os.environ, **env) if env else None)
         self.storage = storage
         self.token_args = ["--data", self.data]
 
@@ -363,6 +377,53 @@ def wrk_get(server, path, seconds, connections=4):
     return {"MiBps": mib_per_second, "cpu_us_per_mib": cpu * 1e6 / transferred if transferred else 0}
 
 
+def instrumentation(bin_dir, workdir, sink_url, seconds):
+    """Host CPU per CheckFileInfo on three SQLite hosts that differ only in instrumentation: `off` (no metrics
+    registry, no tracer: swift-metrics' and swift-distributed-tracing's no-op paths), `metrics` (recorded into a
+    Prometheus registry, not scraped) and `metrics+traces` (also every span recorded by swift-otel and exported over
+    OTLP/HTTP to `sink_url`). On a shared machine the load changes under a run, so the hosts take turns: rounds of
+    `seconds` each, the order reversed every other round, and each figure is the sum of CPU over the sum of
+    requests. Returns {label: figures} with `rounds` (per-round CPU µs/req)."""
+    hosts, started = {}, []
+    try:
+        for label, extra, env in INSTRUMENTED:
+            env = dict(env, OTEL_EXPORTER_OTLP_ENDPOINT=sink_url) if env else env
+            host = Host(bin_dir, "sqlite", workdir, label=f"sqlite-{label}", extra=extra, env=env)
+            started.append(host)
+            host.wait_listening()
+            hosts[label] = (host, host.prepare(0)[1]["CheckFileInfo"])
+        totals = {label: {"cpu": 0.0, "requests": 0, "seconds": 0, "rounds": []} for label in hosts}
+        labels = list(hosts)
+        for round_index in range(INSTRUMENTATION_ROUNDS):
+            for label in labels if round_index % 2 == 0 else reversed(labels):
+                host, paths = hosts[label]
+                figures = wrk(host, *paths, seconds, workdir)
+                total = totals[label]
+                total["cpu"] += figures["cpu_us"] * figures["requests"]
+                total["requests"] += figures["requests"]
+                total["seconds"] += seconds
+                total["rounds"].append(figures["cpu_us"])
+                print(f"instrumentation round {round_index + 1} {label:15} {figures}", flush=True)
+        return {label: {"cpu_us": t["cpu"] / t["requests"], "rps": t["requests"] / t["seconds"],
+                        "rounds": t["rounds"]} for label, t in totals.items()}
+    finally:
+        for host in started:
+            host.stop()
+
+
+def instrumentation_report(figures, seconds):
+    """The instrumentation comparison as a Markdown table, each variant against `off`."""
+    base = figures["off"]["cpu_us"]
+    rows = [[label, f"{f['rps']:.0f}", f"{f['cpu_us']:.0f}", f"{(f['cpu_us'] / base - 1) * 100:+.1f}%",
+             " ".join(f"{value:.0f}" for value in f["rounds"])] for label, f in figures.items()]
+    return "\n".join([
+        f"Instrumentation, CheckFileInfo on SQLite: {INSTRUMENTATION_ROUNDS} alternating rounds of {seconds} s per "
+        "host (the order reversed every other round; the machine is shared, so compare within a run only).",
+        "",
+        table(["instrumentation", "req/s", "CPU µs/req", "vs off", "CPU µs/req by round"], rows),
+    ])
+
+
 def dd(source, target):
     """MiB/s of dd copying `source` (in the page cache) to `target`, with one fdatasync at the end."""
     start = time.time()
@@ -419,6 +480,8 @@ def main():
     parser.add_argument("--no-cluster", action="store_true", help="leave out the PostgreSQL cluster")
     parser.add_argument("--no-transfers", action="store_true", help="leave out wopikit-bench's transfers and dd")
     parser.add_argument("--host-binary", help="the wopi-host to measure (default: the one in --bin)")
+    parser.add_argument("--instrumentation-only", action="store_true",
+                        help="only the instrumentation comparison (CheckFileInfo with metrics and traces off and on)")
     options = parser.parse_args()
     seconds = options.seconds or (1 if options.smoke else 10)
     sizes = options.size_mib or ([1] if options.smoke else [10, 1024])
@@ -441,6 +504,24 @@ def main():
     servers = []
     results = {}  # (scenario, server) -> figures
     loads = [load_average()]
+    if options.instrumentation_only:
+        try:
+            nginx = Nginx(www, workdir)
+            servers.append(nginx)
+            nginx.wait_listening()
+            figures = instrumentation(bin_dir, workdir, nginx.url, seconds)
+        finally:
+            for server in servers:
+                server.stop()
+            shutil.rmtree(workdir, ignore_errors=True)
+        loads.append(load_average())
+        build = "release" if "/release" in os.path.realpath(bin_dir) else "debug"
+        report = "\n".join([
+            f"### {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {build} build, instrumentation only",
+            "", f"Machine: {machine()}. Versions: {versions()}. Load average (1 min) at the start and the end: "
+            f"{', '.join(loads)}.", "", instrumentation_report(figures, seconds), ""])
+        print("\n" + report)
+        return
     try:
         hosts = {}
         scenarios = None
@@ -452,13 +533,6 @@ def main():
             hosts[storage] = (host, scenarios_of_host)
             scenarios = [name for name in scenarios_of_host
                          if not options.scenario or any(name.startswith(wanted) for wanted in options.scenario)]
-        # The same SQLite host with its metrics recorded into a Prometheus registry (no scrape, no exporter), for
-        # CheckFileInfo side by side with the plain one: what the instrumentation costs in host CPU per request.
-        metered = Host(bin_dir, "sqlite", workdir, label="sqlite+metrics", extra=["--metrics-listen", "127.0.0.1:0"],
-                       binary=options.host_binary)
-        servers.append(metered)
-        metered.wait_listening()
-        _, metered_paths = metered.prepare(children_count)
         cluster, postgres = None, {}
         if not options.no_cluster:
             cluster = Cluster(bin_dir, workdir, CLUSTER_HOSTS)
@@ -486,10 +560,6 @@ def main():
             for storage, (host, paths) in hosts.items():
                 results[(scenario, f"wopi-host {storage}")] = wrk(host, *paths[scenario], seconds, workdir)
                 print(f"{scenario:28} {storage:7} {results[(scenario, f'wopi-host {storage}')]}", flush=True)
-                if scenario == "CheckFileInfo" and storage == "sqlite":
-                    name = "wopi-host sqlite+metrics"
-                    results[(scenario, name)] = wrk(metered, *metered_paths[scenario], seconds, workdir)
-                    print(f"{scenario:28} +metrics {results[(scenario, name)]}", flush=True)
             for name, endpoint in postgres.items():
                 paths = cluster.front[scenario] if endpoint.url == cluster.url else postgres_paths[scenario]
                 results[(scenario, name)] = wrk(endpoint, *paths, seconds, workdir)
@@ -510,7 +580,9 @@ def main():
         loads.append(load_average())
         for host, _ in hosts.values():
             host.stop()
-        metered.stop()
+        instrumented = None
+        if not options.scenario or "CheckFileInfo" in options.scenario:
+            instrumented = instrumentation(bin_dir, workdir, nginx.url, seconds)
 
         transfers, transfer_problem, dd_rates = [], None, {}
         if not options.no_transfers:
@@ -523,7 +595,7 @@ def main():
             server.stop()
         shutil.rmtree(workdir, ignore_errors=True)
     report(options, scenarios, results, get_size, get_rows, sizes, transfers, transfer_problem, dd_rates, seconds,
-           bin_dir, loads)
+           bin_dir, loads, instrumented)
 
 
 def measure_transfers(bench, host_binary, nginx, cluster, sizes, size_args, www, workdir):
@@ -548,7 +620,7 @@ def measure_transfers(bench, host_binary, nginx, cluster, sizes, size_args, www,
 
 
 def report(options, scenarios, results, get_size, get_rows, sizes, transfers, transfer_problem, dd_rates, seconds,
-           bin_dir, loads):
+           bin_dir, loads, instrumented):
     """Prints the tables and, for a full run, prepends them to Docs/benchmarks.md."""
     request_rows = []
     for scenario in scenarios:
@@ -595,6 +667,9 @@ def report(options, scenarios, results, get_size, get_rows, sizes, transfers, tr
         table(["server", "size", "GetFile MiB/s (wrk)", "× nginx", "server CPU µs/MiB"], get_table),
         "",
     ] if get_table else []) + ([
+        instrumentation_report(instrumented, seconds),
+        "",
+    ] if instrumented else []) + ([
         table(["server", "size", "GetFile MiB/s", "× nginx", "PutFile MiB/s", "× dd", "Put peak RSS MiB",
                "Get peak RSS MiB"], transfer_rows),
         "",

@@ -43,6 +43,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.7.3"),
     ],
     targets: [
         .executableTarget(
@@ -65,6 +66,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                wopiKit("WOPITelemetry"),
             ],
             resources: [.copy("Samples")],
             swiftSettings: [.swiftLanguageMode(.v6)]
@@ -77,9 +79,10 @@ let package = Package(
             name: "my-wopi",
             dependencies: [
                 wopiKit("WOPIClient"), wopiKit("WOPIClientOAuth"), wopiKit("WOPIOAuth"), wopiKit("WOPIModels"),
-                wopiKit("WOPIStorage"), wopiKit("FUSEMount"),
+                wopiKit("WOPIStorage"), wopiKit("FUSEMount"), wopiKit("WOPITelemetry"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -7,6 +7,7 @@ import WOPIAuthorizationServer
 import WOPIDeployment
 import WOPIModels
 import WOPIServer
+import WOPITelemetry
 
 /// `wopi-host serve`: runs the host until SIGINT or SIGTERM.
 struct ServeCommand: AsyncParsableCommand {
@@ -112,6 +113,12 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var logger = Logger(label: "wopi-host")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        let metrics = try metricsEndpoint()
+        if let metrics {
+            // The libraries underneath (Hummingbird, the database pool, the garbage collector) record into the same
+            // registry; bootstrapped before the stores open, so that their metrics are made with it.
+            MetricsSystem.bootstrap(metrics.factory)
+        }
         let directory = try await data.open()
         var stores = try await directory.stores()
         if let templates {
@@ -138,11 +145,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.actionURLOptions = ActionURLOptions(uiLanguage: uiLanguage)
         configuration.pages = HostPageHTML()
         configuration.idleTimeout = .seconds(idleTimeout)
-        if let metrics = try metricsEndpoint() {
-            configuration.metrics = metrics
-            // The libraries underneath (Hummingbird, postgres-nio, the garbage collector) record into the same registry.
-            MetricsSystem.bootstrap(metrics.factory)
-        }
+        configuration.metrics = metrics
         configuration.coauthoring = try coauthoring.setting(hasDiscovery: configuration.discovery != nil)
         if noProofCheck { Console.line("warning: proof-key checking is off (--no-proof-check); development only") }
 
@@ -150,9 +153,12 @@ struct ServeCommand: AsyncParsableCommand {
         let deployment = try await WOPIDeployment(
             stores: stores, configuration: configuration, policy: policy, logger: logger)
         defer { directory.clearServerURL() }
-        try await deployment.run { url in
-            try? directory.recordServerURL(publicURL ?? url)
-            Console.line("listening on \(url)")
+        // Spans go out over OTLP when OTEL_* asks for it, and the last ones are sent after the server stopped.
+        try await OTLPTracing.withExport(serviceName: "wopi-host", logger: logger) {
+            try await deployment.run { url in
+                try? directory.recordServerURL(publicURL ?? url)
+                Console.line("listening on \(url)")
+            }
         }
     }
 

@@ -46,6 +46,10 @@ struct TokenCommand: AsyncParsableCommand {
         let expiresAt = Date().addingTimeInterval(TimeInterval(ttl))
         let token = AccessTokenSigner(key: try await stores.keys.key(named: "token")).mint(
             AccessToken(userID: user, resource: .file(target.id), expiresAt: expiresAt, permission: permission))
+        try await stores.audit?.record(
+            AuditEvent(
+                .tokenMinted, at: Date(), userID: user, itemID: target.id.rawValue,
+                details: ["kind": "wopi", "via": "wopi-host token", "permission": "\(permission)"]))
         let output = TokenOutput(
             wopiSrc: WOPIURLs(publicURL: base, configuration: WOPIHostConfiguration()).file(target.id),
             accessToken: token, accessTokenTTL: EpochMilliseconds.from(expiresAt))

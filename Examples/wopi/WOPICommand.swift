@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Tracing
+import WOPITelemetry
 
 /// `wopi`: a command-line WOPI client. Sign in to a WOPI host through the browser, then list, read and write
 /// its files the way Office for iOS and Android does.
@@ -29,15 +31,30 @@ struct WOPICommand: AsyncParsableCommand {
             RemoveCommand.self, OpenURLCommand.self,
         ] + mountSubcommands)
 
-    /// Parses, runs, and exits with the code the failure calls for (see the discussion above).
-    static func main() async {
-        do {
-            var command = try parseAsRoot()
+    /// Parses the arguments and runs the command they name: one trace, its WOPI calls child spans of a root span
+    /// `wopi NAME`; a mount, which lasts, leaves each call a trace of its own.
+    private static func parseAndRun() async throws {
+        var command = try parseAsRoot()
+        let name = type(of: command).configuration.commandName ?? "wopi"
+        func execute() async throws {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
+        }
+        if name == "mount" {
+            try await execute()
+        } else {
+            try await withSpan("wopi \(name)") { _ in try await execute() }
+        }
+    }
+
+    /// Parses, runs, and exits with the code the failure calls for (see the discussion above).
+    static func main() async {
+        do {
+            // Spans are exported when OTEL_* asks for it (Docs/operations.md, "Traces").
+            try await OTLPTracing.withExport(serviceName: "wopi", logger: .cli) { try await parseAndRun() }
         } catch {
             let failure = CLIFailure(error)
             if failure.usesArgumentParser {

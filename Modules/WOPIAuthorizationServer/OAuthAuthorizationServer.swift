@@ -85,9 +85,27 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
     }
 
     /// Answers one request to an OAuth endpoint. Never throws: failures become OAuth error responses or pages.
+    ///
+    /// The request is a server span of the process's tracer named by its endpoint (`oauth.authorize`,
+    /// `oauth.token`, `oauth.revoke`, `oauth.metadata`), a child of the trace context its headers carry.
     public func handle(_ request: WOPIRequest) async -> WOPIResponse {
         let path =
             request.path.count > 1 && request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
+        return await withServerSpan(spanName(path), for: request) { _ in await route(request, path: path) }
+    }
+
+    /// The span name of an endpoint: one of a fixed few, never the path a caller typed.
+    private func spanName(_ path: String) -> String {
+        switch path {
+        case configuration.authorizationPath: "oauth.authorize"
+        case configuration.tokenPath: "oauth.token"
+        case configuration.revocationPath: "oauth.revoke"
+        case configuration.metadataPath: "oauth.metadata"
+        default: "oauth.unknown"
+        }
+    }
+
+    private func route(_ request: WOPIRequest, path: String) async -> WOPIResponse {
         do {
             switch (path, request.method) {
             case (configuration.authorizationPath, .get): return try await showSignIn(request)
@@ -156,9 +174,11 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
         let hasher = configuration.passwordHasher
         let checked = hash ?? decoyHash
         let matches = await hashLimiter.run {
-            await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    continuation.resume(returning: hasher.verify(secret, against: checked))
+            await TracedWork.passwordHash.traced("password.hash") {
+                await withCheckedContinuation { continuation in
+                    DispatchQueue.global().async {
+                        continuation.resume(returning: hasher.verify(secret, against: checked))
+                    }
                 }
             }
         }

@@ -168,7 +168,7 @@ public final class WOPIDeployment: Sendable {
         if let pages { WOPIRoutes.add(to: router, endpoints: pages) }
         addProbes(to: router)
         if let metrics = configuration.metrics, case .path(let path) = metrics.place {
-            Self.addMetrics(metrics, at: path, to: router)
+            addMetrics(metrics, at: path, to: router)
         }
     }
 

@@ -20,7 +20,7 @@ struct RequestContext: Sendable {
     /// ``WOPIStorage/StorageError/Code/notAFile`` for a container.
     func file(_ id: ItemID, in storage: any StorageBackend) async throws -> FileMetadata {
         if case .file(let file) = item, file.id == id { return file }
-        return try await storage.file(id)
+        return try await TracedWork.storage.traced("storage.file", item: id) { try await storage.file(id) }
     }
     /// The token's container as authorization read it; throws ``WOPIStorage/StorageError/Code/notAContainer`` when
     /// the token's ID names a file.
@@ -98,7 +98,8 @@ extension WOPIHost {
         guard token.resource == resource else {
             throw WOPIHTTPError.notFound("The access token is for another resource.")
         }
-        guard let user = try await users.user(token.userID) else {
+        guard let user = try await TracedWork.database.traced("database.user", { try await users.user(token.userID) })
+        else {
             throw WOPIHTTPError.unauthorized("The access token's user no longer exists.")
         }
         var access = ItemAccess.edit
@@ -107,7 +108,7 @@ extension WOPIHost {
         case .container(SharedWithMe.id):
             access = ItemAccess.view.limited(to: token.permission)
         case .file(let id), .container(let id):
-            let found = try await storage.item(id)
+            let found = try await TracedWork.storage.traced("storage.item", item: id) { try await storage.item(id) }
             access = try await policy.access(of: user, to: found).limited(to: token.permission)
             guard access.permission > .none else { throw WOPIHTTPError.notFound("No item has this ID.") }
             item = found

@@ -2,7 +2,6 @@ public import Foundation
 import HTTPTypes
 public import Logging
 import Metrics
-import Tracing
 public import WOPIHTTPEdge
 import WOPIModels
 public import WOPIStorage
@@ -84,11 +83,9 @@ public final class WOPIHost: Sendable {
     public func handle(_ request: WOPIRequest) async -> WOPIResponse {
         let operation = WOPIOperation(request)
         let name = operation?.name ?? WOPIOperation.notWOPIName
-        var context = InstrumentationContext.current ?? .topLevel
-        InstrumentationSystem.instrument.extract(request.headers, into: &context, using: HTTPFieldsExtractor())
-        return await withSpan(name, context: context, ofKind: .server) { span in
+        return await withServerSpan(name, for: request) { span in
             let response = await answer(operation, named: name, request: request)
-            Self.describe(span, request: request, resource: operation?.resource, response: response)
+            Self.describe(span, request: request, resource: operation?.resource)
             return response
         }
     }

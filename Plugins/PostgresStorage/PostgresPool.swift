@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 public import PostgresNIO
 public import ServiceLifecycle
 import Synchronization
@@ -24,6 +25,8 @@ public final class PostgresPool: Service, Sendable {
     /// The settings it was opened with.
     public let configuration: Configuration
     private let runner: Mutex<Task<Void, Never>?>
+    /// Timer `wopi_db_pool_wait_seconds{database="postgresql"}`: how long each operation waited for a connection.
+    private let poolWait: Metrics.Timer
 
     private init(configuration: Configuration, logger: Logger) {
         var clientConfiguration = PostgresClient.Configuration(
@@ -36,6 +39,7 @@ public final class PostgresPool: Service, Sendable {
         self.logger = logger
         self.configuration = configuration
         self.runner = Mutex(Task { await client.run() })
+        poolWait = Metrics.Timer(label: WOPIMetricName.poolWait, dimensions: [("database", "postgresql")])
     }
 
     /// Opens the pool and waits until the database answers.
@@ -114,12 +118,15 @@ public final class PostgresPool: Service, Sendable {
         let leased = LeaseFlag()
         let client = client
         let timeout = configuration.leaseTimeout
+        let asked = ContinuousClock.now
+        let poolWait = poolWait
         do {
             return try await withThrowingTaskGroup(of: Outcome<T>.self) { group in
                 group.addTask {
                     .value(
                         try await client.withConnection { connection in
                             leased.set()
+                            poolWait.record(duration: ContinuousClock.now - asked)
                             return try await body(connection)
                         })
                 }

@@ -4,19 +4,34 @@ import WOPITestSupport
 
 /// The audit trail of `wopi-host serve` (Docs/operations.md): a scripted session's records in order, read back with
 /// `wopi-host audit`; and no secret the session used (access token, OAuth code and tokens, passwords, the client
-/// secret) in the audit trail, the metrics or the host's log at its most verbose.
+/// secret) in the audit trail, the metrics, the host's log at its most verbose or the spans it exported over OTLP.
 @Suite struct AuditTrailTests {
-    @Test("the scripted session's records, in order, and no secret in records, metrics or logs")
+    @Test("the scripted session's records, in order, and no secret in records, metrics, logs or traces")
     func sessionIsAuditedWithoutSecrets() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let host = try HostProcess(
-            executable: HostProcess.executable,
-            arguments: [
-                "serve", "--demo", "--data", directory.url.path, "--port", "0", "--log-level", "trace",
-                "--metrics-path", "/metrics",
-            ],
-            dataDirectory: directory.url)
+        try await OTLPReceiver.run { receiver, endpoint in
+            let host = try HostProcess(
+                executable: HostProcess.executable,
+                arguments: [
+                    "serve", "--demo", "--data", directory.url.path, "--port", "0", "--log-level", "trace",
+                    "--metrics-path", "/metrics",
+                ],
+                dataDirectory: directory.url, environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": endpoint])
+            let secrets = try await Self.session(host, directory: directory)
+            // The host sent its spans when it stopped (the exporter's graceful shutdown).
+            let names = Set(try receiver.spans().map(\.name))
+            #expect(
+                names.isSuperset(of: ["oauth.authorize", "password.hash", "oauth.token", "CheckFileInfo", "PutFile"]))
+            let exported = receiver.payloads.map { String(decoding: $0, as: UTF8.self) }.joined()
+            for secret in secrets {
+                #expect(!exported.contains(secret), "the exported spans hold a secret of the session")
+            }
+        }
+    }
+
+    /// Runs the scripted session on `host` and checks its audit trail, metrics and log; returns its secrets.
+    private static func session(_ host: HostProcess, directory: TemporaryDirectory) async throws -> [String] {
         try await host.serving { url in
             let office = try OfficeSignIn(dataFolder: directory.url)
             let wrongPassword = "wrong-password-\(UInt32.random(in: 0...UInt32.max))"
@@ -46,8 +61,10 @@ import WOPITestSupport
             }
             let actions = events.compactMap { $0["action"] as? String }
             #expect(
-                actions == ["sign-in-failed", "sign-in", "sign-in", "token-minted", "open", "save", "lock-conflict"],
-                "the audit trail: \(lines)")
+                actions == [
+                    "sign-in-failed", "sign-in", "sign-in", "token-minted", "token-minted", "open", "save",
+                    "lock-conflict",
+                ], "the audit trail: \(lines)")
             #expect(
                 events.compactMap { $0["userID"] as? String }.prefix(4) == ["demo", "demo", "client:office", "demo"],
                 "the user's sign-ins, then Office's client authentication at the token endpoint")
@@ -61,7 +78,14 @@ import WOPITestSupport
                 "audit", "--data", directory.url.path, "--user", "demo", "--file", "Notes.txt",
             ])
             #expect(
-                byFile.split(separator: "\n").map { $0.split(separator: " ")[1] } == ["open", "save", "lock-conflict"])
+                byFile.split(separator: "\n").map { $0.split(separator: " ")[1] } == [
+                    "token-minted", "open", "save", "lock-conflict",
+                ])
+            let cliMint = try #require(events.filter { $0["action"] as? String == "token-minted" }.last)
+            #expect(
+                cliMint["details"] as? [String: String] == [
+                    "kind": "wopi", "via": "wopi-host token", "permission": "edit",
+                ])
 
             let metrics = try await HTTP.get(url + "/metrics").text
             let auditFile = try String(contentsOf: directory.appending("audit.jsonl"), encoding: .utf8)
@@ -75,6 +99,7 @@ import WOPITestSupport
                 }
             }
             #expect(host.printed.contains("trace") || host.printed.contains("debug"), "the log was verbose")
+            return secrets
         }
     }
 }

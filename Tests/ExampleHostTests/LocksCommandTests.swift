@@ -5,7 +5,7 @@ import WOPITestSupport
 /// The operator's view of locks: `wopi-host locks [--json]` and `wopi-host locks --break FILE`, run for real
 /// against the data of a running `serve`, on each storage.
 @Suite(.serialized) struct LocksCommandTests {
-    @Test("a lock taken over WOPI is listed, and --break frees the file")
+    @Test("a lock taken over WOPI is listed, and --break frees the file and is audited")
     func listAndBreak() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -39,6 +39,12 @@ import WOPITestSupport
             #expect(try await HTTP.post(url, ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "new-session"]).status == 200)
             let after = try await wopiHost(["locks", "--json"])
             #expect(after.contains("new-session") && !after.contains("left-behind"))
+            let breaks = try await wopiHost(["audit", "--json"]).split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }.filter { $0["action"] as? String == "lock-break" }
+            #expect(breaks.count == 1, "the break is audited once")
+            #expect(breaks.first?["itemID"] as? String == fileID)
+            #expect(breaks.first?["details"] as? [String: String] == ["locks": "1"])
         }
     }
 

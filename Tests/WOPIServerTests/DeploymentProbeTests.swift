@@ -101,4 +101,37 @@ import WOPITestSupport
             }
         }
     }
+
+    @Test func theActiveLocksGaugeIsReadFromTheLockStoreAtEachScrape() async throws {
+        var configuration = WOPIDeployment.Configuration()
+        configuration.metrics = .path("/metrics")
+        try await Self.serve(configuration) { deployment, base in
+            func gauge(_ kind: String) async throws -> Double? {
+                let text = try await HTTP.get(base + "/metrics").text
+                let prefix = #"wopi_active_locks{kind="\#(kind)"} "#
+                return text.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap {
+                    Double($0.dropFirst(prefix.count))
+                }
+            }
+            #expect(try await gauge("wopi") == 0)
+            let user = WOPIUser(id: "ana", signInName: "ana@example.com", displayName: "Ana", passwordHash: nil)
+            try await deployment.stores.users.save(user)
+            let root = try await deployment.stores.storage.rootContainer(forUser: "ana")
+            var files: [ItemID] = []
+            for name in ["a.docx", "b.docx"] {
+                let file = try await deployment.stores.storage.createFile(
+                    named: name, in: root.id, content: .empty, overwrite: false)
+                let (token, _) = deployment.host.mintToken(userID: "ana", resource: .file(file.id))
+                let lock = try await HTTP.post(
+                    "\(base)/wopi/files/\(file.id)?access_token=\(token)",
+                    ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L"])
+                #expect(lock.status == 200)
+                files.append(file.id)
+            }
+            #expect(try await gauge("wopi") == 2)
+            #expect(try await gauge("coauth") == 0)
+            try await deployment.breakLocks(on: files[0])
+            #expect(try await gauge("wopi") == 1, "a broken lock leaves the gauge at the next scrape")
+        }
+    }
 }

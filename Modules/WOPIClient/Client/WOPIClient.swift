@@ -2,6 +2,7 @@ public import Foundation
 import HTTPTypes
 public import Logging
 import NIOCore
+import Tracing
 import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
@@ -94,9 +95,25 @@ public final class WOPIClient: Sendable {
         }
     }
 
+    /// Sends a call in a client span of the process's tracer named by the call (`CheckFileInfo`, `PutFile`, ...);
+    /// its requests carry the span's trace context (W3C `traceparent` with swift-otel's propagator).
+    func send(_ call: Call) async throws -> WOPITransportResponse {
+        try await withSpan(call.name, ofKind: .client) { span in
+            do {
+                let response = try await exchange(call)
+                Self.describe(span, call, status: response.status.code)
+                return response
+            } catch {
+                Self.describe(span, call, status: (error as? WOPIClientError)?.status)
+                span.setStatus(SpanStatus(code: .error))
+                throw error
+            }
+        }
+    }
+
     /// Sends a call, renewing the token before (when expired) and after a `401` (retrying once if the call has no
     /// body), and turns a non-2xx answer into a ``WOPIClientError``.
-    func send(_ call: Call) async throws -> WOPITransportResponse {
+    private func exchange(_ call: Call) async throws -> WOPITransportResponse {
         var entry = await tokens.token(for: call.resource)
         if canRenew(call.resource), let expiry = entry?.expiry,
             expiry.timeIntervalSinceNow < configuration.tokenRenewalLeeway
@@ -170,8 +187,11 @@ public final class WOPIClient: Sendable {
         return try await transmit(request, call: call.name)
     }
 
-    /// Sends a request, wrapping transport failures.
+    /// Sends a request with the current trace context in its headers, wrapping transport failures.
     func transmit(_ request: WOPITransportRequest, call: String) async throws -> WOPITransportResponse {
+        var request = request
+        InstrumentationSystem.instrument.inject(
+            InstrumentationContext.current ?? .topLevel, into: &request.headers, using: HTTPFieldsInjector())
         do {
             return try await transport.send(request)
         } catch let error as WOPIClientError {

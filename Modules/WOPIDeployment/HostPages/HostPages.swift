@@ -279,8 +279,9 @@ public struct HostPages: HTTPEndpoints {
         guard let match else { throw lastError ?? DiscoveryError(.noAction, "No action for \(file.name).") }
         // The action chooses view or edit; the token carries what the user may do, so the client can offer
         // "Edit" (UserCanWrite, HostEditUrl, UI_Edit) while viewing.
-        let (token, expiresAt) = host.mintToken(
-            userID: user.id, resource: .file(id), permission: access.canWrite ? .edit : .view)
+        let permission: Permission = access.canWrite ? .edit : .view
+        let (token, expiresAt) = host.mintToken(userID: user.id, resource: .file(id), permission: permission)
+        await host.auditTokenMint(userID: user.id, resource: .file(id), permission: permission, via: "host-page")
         let wopiSrc = WOPIURLs(publicURL: pages.base, configuration: host.configuration).file(id)
         guard let wopiSrcURL = URL(string: wopiSrc) else {
             return html(.badRequest, renderer.message(title: "Cannot open", "The Host header is not usable."))

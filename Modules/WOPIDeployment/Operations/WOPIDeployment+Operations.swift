@@ -19,12 +19,12 @@ extension WOPIDeployment {
         }
     }
 
-    /// `GET path`: the metrics of `endpoint` in Prometheus's text format.
-    static func addMetrics<Context: RequestContext>(
-        _ endpoint: MetricsEndpoint, at path: String, to router: Router<Context>
-    ) {
+    /// `GET path`: the metrics of `endpoint` in Prometheus's text format, the lock gauge read just before.
+    func addMetrics<Context: RequestContext>(_ endpoint: MetricsEndpoint, at path: String, to router: Router<Context>) {
+        let activeLocks = ActiveLocksGauge(locks: stores.locks, factory: metricsFactory)
         router.get(RouterPath(path)) { _, _ in
-            Response(
+            await activeLocks.refresh()
+            return Response(
                 status: .ok,
                 headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8", .cacheControl: "no-store"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: endpoint.text)))
@@ -38,7 +38,7 @@ extension WOPIDeployment {
             return []
         }
         let router = Router()
-        Self.addMetrics(endpoint, at: "/metrics", to: router)
+        addMetrics(endpoint, at: "/metrics", to: router)
         let logger = logger
         return [
             Application(

@@ -34,7 +34,8 @@ public struct AuditEvent: Sendable, Hashable, Codable {
         public static let signInFailed = Action(rawValue: "sign-in-failed")
         /// An attempt was refused while the account or the address was locked out.
         public static let signInThrottled = Action(rawValue: "sign-in-throttled")
-        /// OAuth tokens were issued to a client for `userID` (`details`: `client`, `scope`, `refreshToken`).
+        /// Tokens were issued for `userID`: OAuth tokens to a client (`details`: `client`, `scope`, `refreshToken`),
+        /// or a WOPI access token for `itemID` (`details`: `kind` `wopi`, `via` what asked for it, `permission`).
         public static let tokenMinted = Action(rawValue: "token-minted")
         /// A WOPI client opened a file (CheckFileInfo).
         public static let open = Action(rawValue: "open")
@@ -52,8 +53,11 @@ public struct AuditEvent: Sendable, Hashable, Codable {
         public static let unshare = Action(rawValue: "unshare")
         /// A lock request or PutFile was refused because another lock holds the file.
         public static let lockConflict = Action(rawValue: "lock-conflict")
-        /// An operator broke a lock.
+        /// An operator broke the locks on `itemID` (`details["locks"]`: how many were held).
         public static let lockBreak = Action(rawValue: "lock-break")
+        /// A user redeemed a share link to `itemID` (`details`: `permission` of the link, `granted` whether it gave
+        /// the user a share, `grantor`).
+        public static let shareLinkRedeemed = Action(rawValue: "share-link-redeemed")
         /// A WOPI request failed the proof-key check (`details["check"]`).
         public static let proofFailure = Action(rawValue: "proof-failure")
     }

@@ -43,6 +43,18 @@ extension WOPIHost {
             AuditEvent(action, at: now(), userID: context.user.id, itemID: resource.itemID, details: details))
     }
 
+    /// Records a WOPI access token minted for `userID` and `resource` on a request of `via` (`host-page`,
+    /// `GetNewAccessToken`, ...): `token-minted` with `kind` `wopi`, never the token.
+    package func auditTokenMint(
+        userID: String, resource: AccessToken.Resource, permission: Permission = .edit, via: String,
+        address: String? = nil
+    ) async {
+        await audit(
+            AuditEvent(
+                .tokenMinted, at: now(), userID: userID, itemID: resource.itemID, address: address,
+                details: ["kind": "wopi", "via": via, "permission": "\(permission)"]))
+    }
+
     /// Records a lock conflict that `error` is, if it is one (`409` with `X-WOPI-Lock`).
     func auditLockConflict(_ error: any Error, operation: WOPIOperation, context: RequestContext) async {
         guard let error = error as? WOPIHTTPError, error.status == .conflict, error.headers[.wopiLock] != nil else {

@@ -42,11 +42,13 @@ extension WOPIHost {
             response.accessTokenInfo = AccessTokenInfo(
                 accessToken: tokens.mint(AccessToken(userID: user.id, resource: resource, expiresAt: expiresAt)),
                 accessTokenExpiry: EpochMilliseconds.from(expiresAt))
+            await auditTokenMint(userID: user.id, resource: resource, via: "GetNewAccessToken")
             response.endPoints = await configuration.coauthoring?.currentEndpoints()
         case WOPIEcosystemOperation.getWopiSrcWithAccessToken:
             let file = try await fileForNativeName(request.header(WOPIHeader.hostNativeFileName), user: user)
             response.wopiSrcInfo = URLResponse(
                 url: context.withToken(context.fileSrc(file.id), for: .file(file.id), signer: tokens))
+            await auditTokenMint(userID: user.id, resource: .file(file.id), via: "GetWopiSrcWithAccessToken")
         default:
             break
         }

@@ -60,11 +60,15 @@ extension WOPIHost {
             headers[.contentRange] = ByteRangeRequest.unsatisfiedRange(length: file.size)
             throw WOPIHTTPError(.rangeNotSatisfiable, "The range starts past the file's end.", headers: headers)
         case .whole:
-            let content = try await storage.readFile(file.id)
+            let content = try await TracedWork.storage.traced("storage.readFile", item: file.id) {
+                try await storage.readFile(file.id)
+            }
             headers[.eTag] = "\"\(content.metadata.version)\""
             return contentResponse(.ok, content, length: content.metadata.size, headers: headers)
         case .part(let range):
-            let content = try await storage.readFile(file.id, range: range)
+            let content = try await TracedWork.storage.traced("storage.readFile", item: file.id) {
+                try await storage.readFile(file.id, range: range)
+            }
             // The backend clamps to the size of the version it opened, which a save in between may have changed.
             let served = range.clamped(to: 0..<content.metadata.size)
             guard !served.isEmpty else {

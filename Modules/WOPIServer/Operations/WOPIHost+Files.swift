@@ -64,8 +64,10 @@ extension WOPIHost {
         try await check(.putFile(file, headers.details), context: context)
         let updated: FileMetadata
         do {
-            updated = try await storage.writeFile(
-                id, content: content, expectedVersion: timestamp == nil ? nil : file.version)
+            updated = try await TracedWork.storage.traced("storage.writeFile", item: id) {
+                try await storage.writeFile(
+                    id, content: content, expectedVersion: timestamp == nil ? nil : file.version)
+            }
         } catch let error as StorageError where error.code == .versionMismatch {
             throw Self.collaboraConflict()
         }

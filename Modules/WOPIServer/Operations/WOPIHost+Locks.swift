@@ -20,7 +20,9 @@ extension WOPIHost {
         let duration = try lockDuration(coauthoring && lockRequest.setsLock ? request : nil)
         let visible = coauthoring && request?.header(WOPIHeader.lockUserVisible)?.lowercased() == "true"
         for _ in 0..<16 {
-            let current = try await locks.lock(on: file)
+            let current = try await TracedWork.database.traced("database.lock", item: file) {
+                try await locks.lock(on: file)
+            }
             if coauthoring, let decision = try await coauthDecision(lockRequest, current, file, request) {
                 switch decision {
                 case .badRequest(let message): throw WOPIHTTPError.badRequest(message)
@@ -47,14 +49,14 @@ extension WOPIHost {
                     id: id, expiresAt: now.addingTimeInterval(duration), holder: user?.displayName,
                     visibleName: visible ? user?.displayName : nil,
                     takenAt: current?.id == id ? current?.takenAt ?? now : now)
-                switch try await locks.compareAndSwap(file: file, expected: current?.id, new: lock) {
+                switch try await swapLock(on: file, expected: current?.id, new: lock) {
                 case .swapped: return lock
                 case .conflict: continue
                 case .coauthLocked where coauthoring: continue  // decided again: the coauth rules refuse it
                 case .coauthLocked: throw WOPIHTTPError.lockConflict(current: "", reason: "The file is co-authored.")
                 }
             case .proceed(.clear):
-                if case .swapped = try await locks.compareAndSwap(file: file, expected: current?.id, new: nil) {
+                if case .swapped = try await swapLock(on: file, expected: current?.id, new: nil) {
                     return nil
                 }
             }
@@ -62,12 +64,21 @@ extension WOPIHost {
         throw WOPIHTTPError(.serviceUnavailable, "The lock on this file changes too fast; try again.")
     }
 
+    /// The lock store's compare-and-swap, in a `database.compareAndSwap` span.
+    private func swapLock(on file: ItemID, expected: String?, new: FileLock?) async throws -> LockSwapOutcome {
+        try await TracedWork.database.traced("database.compareAndSwap", item: file) {
+            try await locks.compareAndSwap(file: file, expected: expected, new: new)
+        }
+    }
+
     /// What ``CoauthLockRules`` say about a WOPI-lock request or a write, `nil` when they leave it to ``LockRules``.
     private func coauthDecision(
         _ lockRequest: LockRules.Request, _ current: FileLock?, _ file: ItemID, _ request: WOPIRequest?
     ) async throws -> CoauthLockRules.Decision? {
         let coauthLockID = request?.header(WOPIHeader.coauthLockID).flatMap { $0.isEmpty ? nil : $0 }
-        let table = try await locks.coauthLocks(on: file)
+        let table = try await TracedWork.database.traced("database.coauthLocks", item: file) {
+            try await locks.coauthLocks(on: file)
+        }
         if table.locks.isEmpty, coauthLockID == nil { return nil }  // the common case: nothing to say
         let state = CoauthLockRules.State(wopiLock: current, coauthLocks: table.locks)
         switch lockRequest {

@@ -114,6 +114,7 @@ extension WOPIHost {
         case .getFileWopiSrc:
             let file = try await fileForNativeName(request.header(WOPIHeader.hostNativeFileName), user: context.user)
             let (token, expiresAt) = mintToken(userID: context.user.id, resource: .file(file.id))
+            await auditTokenMint(userID: context.user.id, resource: .file(file.id), via: "GetFileWopiSrc")
             let url = RequestContext.append(token: token, expiresAt: expiresAt, to: context.fileSrc(file.id))
             return try .json(URLResponse(url: url))
 

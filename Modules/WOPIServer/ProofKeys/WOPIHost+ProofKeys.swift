@@ -12,6 +12,12 @@ extension WOPIHost {
     /// rotation is picked up without a restart.
     func verifyProof(_ request: WOPIRequest, logger: Logger) async throws {
         guard let source = configuration.proofKeySource, !configuration.proofKeyCheckDisabled else { return }
+        try await TracedWork.proofKey.traced("proof_key.verify") {
+            try await verifyProof(request, with: source, logger: logger)
+        }
+    }
+
+    private func verifyProof(_ request: WOPIRequest, with source: any ProofKeySource, logger: Logger) async throws {
         let origin = publicBase(for: request)
         let proofRequest = ProofKeyRequest(
             url: request.url(origin: origin), headerFields: request.headers, accessToken: request.accessToken)

@@ -42,7 +42,11 @@ extension WOPIHost {
         }
         guard try await users.user(grant.grantor) != nil, item.ownerID == grant.grantor else { return nil }
         let current = try await policy.access(of: user, to: item)
+        let redeemed = AuditEvent(
+            .shareLinkRedeemed, at: now(), userID: user.id, itemID: item.id.rawValue,
+            details: ["permission": "\(grant.permission)", "grantor": grant.grantor, "granted": "false"])
         guard current.permission == .none, let store = links.store else {
+            await audit(redeemed)
             return (item, current)
         }
         try await store.grant(
@@ -52,6 +56,9 @@ extension WOPIHost {
         logger.info(
             "Share link redeemed",
             metadata: ["item": "\(item.id)", "user": "\(user.id)", "permission": "\(grant.permission)"])
+        var granted = redeemed
+        granted.details["granted"] = "true"
+        await audit(granted)
         return (item, try await policy.access(of: user, to: item))
     }
 }

@@ -23,6 +23,10 @@ package enum WOPIMetricName {
     /// Counter `{grant}`: an OAuth authorization code or refresh token presented a second time (its tokens are
     /// revoked).
     package static let tokenReuse = "wopi_oauth_token_reuse_total"
+    /// Gauge `{kind}`: unexpired locks in the lock store, `wopi`, `coauth` or `coauth_exclusive`.
+    package static let activeLocks = "wopi_active_locks"
+    /// Timer `{database}`: the wait for a pooled database connection (`postgresql`).
+    package static let poolWait = "wopi_db_pool_wait_seconds"
     /// Counter `{result}`: storage garbage-collection runs, `success` or `failure`.
     package static let garbageCollections = "wopi_gc_runs_total"
 }

@@ -1,0 +1,39 @@
+import Metrics
+import MetricsTestKit
+import PostgresStorage
+import Testing
+import WOPIClusterTestSupport
+import WOPITestSupport
+
+/// `wopi_db_pool_wait_seconds{database="postgresql"}` (Docs/operations.md): every database operation records its
+/// wait for a pooled connection when it gets one, so a wait behind a busy pool is recorded once the pool frees up.
+@Suite struct PoolWaitMetricTests {
+    @Test func eachOperationRecordsItsWaitForAConnection() async throws {
+        let metrics = TestMetrics()
+        let configuration = try await PostgresServer.shared.value.makeDatabase(poolSize: 1)
+        let pool = try await withMetricsFactory(metrics) {
+            try await PostgresPool.open(configuration, logger: PostgresServer.logger)
+        }
+        let waits = try metrics.expectTimer("wopi_db_pool_wait_seconds", [("database", "postgresql")])
+        #expect(waits.values.count == 1, "opening the pool reached the database once")
+
+        // One connection: a ping asked for while another operation holds it is leased only once that one ends.
+        let (held, holding) = AsyncStream.makeStream(of: Void.self)
+        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await pool.withConnection("hold the connection") { _ in
+                holding.yield()
+                for await _ in release { break }
+            }
+        }
+        for await _ in held { break }
+        let waiter = Task { try await pool.ping() }
+        #expect(waits.values.count == 2, "the holder's wait is recorded")
+        releasing.yield()
+        try await holder.value
+        try await waiter.value
+        #expect(waits.values.count == 3, "the ping's wait is recorded once it got the connection")
+        #expect(waits.values.allSatisfy { $0 >= 0 })
+        await pool.shutdown()
+    }
+}
