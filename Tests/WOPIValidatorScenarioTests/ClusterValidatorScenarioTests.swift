@@ -32,7 +32,7 @@ struct ClusterValidatorScenarioTests {
     /// The coauth-lock groups through the balancer, `serve --coauthoring` on every host: consecutive requests of a
     /// case (GetCoauthLock, then GetCoauthTable with its version, then RenameFile with the lock) reach different
     /// hosts, whose coauth tables, versions and WOPI/coauth exclusion come from the one database.
-    @Test("the coauth-lock groups pass through the balancer over 3 co-authoring hosts")
+    @Test("the WopiCoauth groups (but the delayed one) pass through the balancer over 3 co-authoring hosts")
     func coauthGroupsThroughTheBalancer() async throws {
         let endpoints = ValidatorTarget.coauthoringEndpoints
         let coauthoring = [
