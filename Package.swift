@@ -177,6 +177,7 @@ let package = Package(
             dependencies: [
                 "WOPIModels",
                 "WOPIStorage",
+                "WOPIChunking",
                 "WOPIHTTPEdge",
                 .nioPosix,
                 .httpTypes,
@@ -503,7 +504,7 @@ let package = Package(
         .target(
             name: "WOPITestSupport",
             dependencies: [
-                "WOPIOAuth", "WOPIServer", "WOPIModels", "WOPIHTTPEdge", "WOPIStorage", "WOPITesting",
+                "WOPIOAuth", "WOPIServer", "WOPIModels", "WOPIHTTPEdge", "WOPIStorage", "WOPITesting", "WOPIChunking",
                 .httpTypes,
                 .crypto,
                 .cryptoExtras,
@@ -648,6 +649,7 @@ let package = Package(
             dependencies: [
                 .nioHTTP1,
                 "WOPITestSupport", "WOPIClusterTestSupport", "wopi-host", "wopikit-minimal-host", "WOPITelemetry",
+                "WOPIModels", "WOPIChunking",
                 .hummingbird(),
                 .httpTypes,
                 .logging,
@@ -659,7 +661,7 @@ let package = Package(
         .testTarget(
             name: "WOPIServerTests",
             dependencies: [
-                "WOPIModels", "WOPIStorage", .httpTypes,
+                "WOPIModels", "WOPIStorage", "WOPIChunking", .httpTypes,
                 .logging,
                 .cryptoExtras,
                 "WOPITestSupport",
@@ -726,6 +728,7 @@ let package = Package(
             dependencies: [
                 "WOPITestSupport", "WOPIClusterTestSupport",
                 "wopi-host", "WOPIModels", "WOPIServer", "WOPIServerHummingbird", "WOPIStorage", "SQLiteStorage",
+                "WOPIChunking",
                 .hummingbird(),
                 .asyncHTTPClient,
                 .nioCore,

@@ -52,6 +52,10 @@ public struct DeploymentStores: Sendable {
     /// What `GET /readyz` checks: the database answers, the data folder takes writes (the deployment adds
     /// discovery when it has one).
     public var readiness: [ReadinessCheck]
+    /// The files' alternate content streams, content properties and sequence numbers (CSPP Plus incremental file
+    /// transfer, used when co-authoring is configured): in the database for SQLite and PostgreSQL, in memory
+    /// otherwise.
+    public var contentStreams: any ContentStreamStore = InMemoryContentStreamStore()
 
     /// The default policy: each user sees their own items, and what ``shares`` shares with them.
     public var sharingPolicy: SharingAccessPolicy { SharingAccessPolicy(storage: storage, shares: shares) }
@@ -90,7 +94,7 @@ public struct DeploymentStores: Sendable {
     public static func sqlite(directory: URL) throws -> DeploymentStores {
         let database = try SQLiteDatabase(path: directory.appendingPathComponent("wopi.sqlite").path)
         let storage = try SQLiteStorage(database: database)
-        return DeploymentStores(
+        var stores = DeploymentStores(
             storage: storage, locks: try SQLiteLockStore(database: database),
             users: try SQLiteUserDirectory(database: database), shares: try SQLiteShareStore(database: database),
             activities: try SQLiteActivityLog(database: database), oauth: try SQLiteOAuthStore(database: database),
@@ -100,6 +104,8 @@ public struct DeploymentStores: Sendable {
             services: { logger in [StorageGarbageCollector(storage: storage, logger: logger)] },
             readiness: [.database(database), .writableFolder(directory)],
             audit: FileAuditLog(url: directory.appendingPathComponent("audit.jsonl")))
+        stores.contentStreams = try SQLiteContentStreamStore(database: database)
+        return stores
     }
 
     /// The files as a directory tree people can browse (`DIRECTORY/files`), everything else in JSON files beside
@@ -131,7 +137,7 @@ public struct DeploymentStores: Sendable {
     /// collector run beside each host (the pool stops last).
     public static func postgres(_ database: PostgresPool) async throws -> DeploymentStores {
         let storage = try await PostgresStorage.open(database: database)
-        return DeploymentStores(
+        var stores = DeploymentStores(
             storage: storage, locks: try await PostgresLockStore.open(database: database),
             users: try await PostgresUserDirectory.open(database: database),
             shares: try await PostgresShareStore.open(database: database),
@@ -141,6 +147,8 @@ public struct DeploymentStores: Sendable {
             keys: PostgresSigningKeys(database: database),
             services: { logger in [database, StorageGarbageCollector(storage: storage, logger: logger)] },
             readiness: [.database(database)], audit: try await PostgresAuditLog.open(database: database))
+        stores.contentStreams = try await PostgresContentStreamStore.open(database: database)
+        return stores
     }
 }
 

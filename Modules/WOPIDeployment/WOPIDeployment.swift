@@ -108,6 +108,7 @@ public final class WOPIDeployment: Sendable {
             hostConfiguration.proofKeyCheckDisabled = configuration.proofKeyCheckDisabled
         }
         hostConfiguration.coauthoring = try Self.coauthoring(configuration.coauthoring, discovery: discovery)
+        hostConfiguration.coauthoring?.contentStreams = stores.contentStreams
         let decides = policy ?? stores.sharingPolicy
         host = WOPIHost(
             storage: stores.storage, locks: stores.locks, users: stores.users, tokens: AccessTokenSigner(key: tokenKey),

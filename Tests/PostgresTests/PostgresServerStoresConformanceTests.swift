@@ -52,6 +52,13 @@ struct PostgresServerStoresConformanceTests {
         await pools.close()
     }
 
+    @Test(arguments: ContentStreamStoreConformance.cases)
+    func contentStreams(_ kit: ConformanceCase<any ContentStreamStore>) async throws {
+        let pools = try await TestPools.fresh()
+        try await kit.run { try await PostgresContentStreamStore.open(database: try await pools.open()) }
+        await pools.close()
+    }
+
     @Test("every host reads the signing key the first one created")
     func sharedKeys() async throws {
         let pools = try await TestPools.fresh()

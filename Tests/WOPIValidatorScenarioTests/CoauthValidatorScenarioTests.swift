@@ -24,6 +24,24 @@ struct CoauthValidatorScenarioTests {
         }
     }
 
+    @Test func incrementalFileTransfer() async throws {
+        try await ValidatorTarget.withCoauthHost { target in
+            await ValidatorGroup.check(
+                [
+                    .incrementalFileTransferErrorCases, .incrementalFileTransferWithFullFile,
+                    .incrementalFileTransferWithZip,
+                ],
+                on: target, label: "sqlite, coauth")
+        }
+    }
+
+    /// The whole `WopiCoauth` category on one host and one file, in `TestCases.xml`'s order: 0 failures.
+    @Test func theWholeCoauthCategory() async throws {
+        try await ValidatorTarget.withCoauthHost { target in
+            await ValidatorGroup.check(ValidatorGroup.coauthCategory, on: target, label: "sqlite, coauth, test clock")
+        }
+    }
+
     /// Co-authoring changes nothing for CSPP clients: the lock, edit and rename groups pass on the same host.
     @Test func theCSPPGroupsStillPassWithCoauthoringOn() async throws {
         try await ValidatorTarget.withCoauthHost { target in
@@ -44,7 +62,9 @@ struct CoauthValidatorScenarioTests {
         ) { target in
             var target = target
             target.coauthoring = true
-            await ValidatorGroup.check([.coauthLocks, .renameFileWithCoauthLock], on: target, label: "serve, sqlite")
+            // Without the delayed group: `serve` runs on the wall clock.
+            let groups = ValidatorGroup.coauthCategory.filter { $0.name != ValidatorGroup.coauthLockExpiration.name }
+            await ValidatorGroup.check(groups, on: target, label: "serve, sqlite")
         }
     }
 

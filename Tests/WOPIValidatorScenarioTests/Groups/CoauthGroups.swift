@@ -12,15 +12,15 @@ extension ValidatorGroup {
         name: "CoauthLockExpiration", prerequisites: [Prerequisite.wopiValidator, Prerequisite.supportsCoauth],
         cases: CoauthCases.expiration.map { $0.inCategory(.wopiCoauth) })
 
-    /// Without `RenameFile.ClientPresentsCoauthLockWithHostCoauthLock.Success`, which needs GetChunkedFile and
-    /// PutChunkedFile (incremental file transfer, not built yet).
+    /// All eight cases; the first (`RenameFile.ClientPresentsCoauthLockWithHostCoauthLock.Success`) writes the file
+    /// with PutChunkedFile (``TransferCases/renameKeepsContent``).
     static let renameFileWithCoauthLock = ValidatorGroup(
         name: "RenameFileWithCoauthLockSupported",
         prerequisites: [
             Prerequisite.wopiValidator, Prerequisite.fileEditing, Prerequisite.locks, Prerequisite.renameFile,
             Prerequisite.supportsCoauth,
         ],
-        cases: CoauthCases.rename.map { $0.inCategory(.wopiCoauth) })
+        cases: ([TransferCases.renameKeepsContent] + CoauthCases.rename).map { $0.inCategory(.wopiCoauth) })
 }
 
 extension Prerequisite {

@@ -24,6 +24,10 @@ enum ResponseRule: Sendable {
     case coauthTable([String])
     /// `JsonResponseContentValidator ShouldExist="false"`: no body.
     case noBody
+    /// `FramesValidator` on a GetChunkedFile response.
+    case frames(FramesCheck)
+    /// `ResponseHeaderValidator Header="X-WOPI-SequenceNumber" Comparator=">"` (or `">="`) against saved state.
+    case sequenceNumber(after: Int64, orEqual: Bool)
     /// Not a validator rule: the protocol docs forbid JSON `null` (Docs/wopi-protocol.md §2.5); used where the brief
     /// asks.
     case noJSONNulls
@@ -73,6 +77,14 @@ enum ResponseRule: Sendable {
         case .noBody:
             return exchange.reply.body.readableBytes == 0
                 ? [] : ["expected no body, got \(exchange.reply.body.readableBytes) bytes"]
+        case .frames(let check):
+            return check.problems(exchange.reply.body)
+        case .sequenceNumber(let saved, let orEqual):
+            guard let value = exchange.header("X-WOPI-SequenceNumber").flatMap({ Int64($0) }) else {
+                return ["X-WOPI-SequenceNumber is missing or not an integer"]
+            }
+            return value > saved || (orEqual && value == saved)
+                ? [] : ["X-WOPI-SequenceNumber \(value) is not \(orEqual ? ">=" : ">") \(saved)"]
         case .noJSONNulls:
             guard let document = exchange.json else { return ["the response body is not JSON"] }
             return document.nullPaths().map {

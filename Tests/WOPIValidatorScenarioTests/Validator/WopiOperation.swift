@@ -1,4 +1,5 @@
 import NIOHTTP1
+import WOPIModels
 
 /// One request type of the validator, with what it sends: method, path suffix, `X-WOPI-Override` and its
 /// own headers and body (facts from `src/WopiValidator.Core/Requests/*.cs`).
@@ -50,6 +51,12 @@ enum WopiOperation: Sendable {
     case unlockCoauthLock(id: String?)
     /// GetCoauthTable; `X-WOPI-CoauthTableVersion` is always sent, empty without a version.
     case getCoauthTable(version: String?)
+    /// `GetChunkedFile`: the content properties to return and one filter per stream.
+    case getChunkedFile(properties: [String], filters: [ChunkedFilter])
+    /// `PutChunkedFile`: the sequence number, locks (the validator always sends the four headers, empty when
+    /// unset), content properties and new streams.
+    case putChunkedFile(
+        sequence: String, lock: String?, coauthLockID: String?, properties: [ContentProperty], streams: [ChunkedStream])
 
     /// The validator's name for the request, as in `TestCases.xml`.
     var name: String {
@@ -84,6 +91,8 @@ enum WopiOperation: Sendable {
         case .refreshCoauthLock: "RefreshCoauthLock"
         case .unlockCoauthLock: "UnlockCoauthLock"
         case .getCoauthTable: "GetCoauthTable"
+        case .getChunkedFile: "GetChunkedFile"
+        case .putChunkedFile: "PutChunkedFile"
         }
     }
 
@@ -100,7 +109,7 @@ enum WopiOperation: Sendable {
     /// Appended to the path of the WOPISrc or of the override URL.
     var pathSuffix: String {
         switch self {
-        case .getFile, .putFile: "/contents"
+        case .getFile, .putFile, .putChunkedFile: "/contents"
         case .enumerateAncestors: "/ancestry"
         case .getEcosystem: "/ecosystem_pointer"
         case .getRootContainer: "/root_container_pointer"
@@ -155,6 +164,11 @@ enum WopiOperation: Sendable {
             headers.append(("X-WOPI-CoauthLockId", id))
         case .getCoauthTable(let version):
             headers.append(("X-WOPI-CoauthTableVersion", version ?? ""))
+        case .putChunkedFile(let sequence, let lock, let coauthLockID, _, _):
+            headers += [
+                ("X-WOPI-SequenceNumber", sequence), ("X-WOPI-Lock", lock ?? ""),
+                ("X-WOPI-CoauthLockId", coauthLockID ?? ""), ("X-WOPI-Editors", ""),
+            ]
         default:
             break
         }
@@ -185,6 +199,8 @@ enum WopiOperation: Sendable {
         case .refreshCoauthLock: "REFRESH_COAUTH_LOCK"
         case .unlockCoauthLock: "UNLOCK_COAUTH_LOCK"
         case .getCoauthTable: "GET_COAUTH_TABLE"
+        case .getChunkedFile: "GET_CHUNKED_FILE"
+        case .putChunkedFile: "PUT_CHUNKED_FILE"
         default: nil
         }
     }
@@ -197,6 +213,8 @@ enum WopiOperation: Sendable {
         case .addActivities(let json): Array(json.utf8)
         case .getCoauthLock(_, _, _, _, let metadata?), .refreshCoauthLock(_, _, _, let metadata?):
             Array(#"{"CoauthLockMetadata":"\#(metadata)"}"#.utf8)
+        case .getChunkedFile(let properties, let filters): ChunkedFilter.body(properties: properties, filters)
+        case .putChunkedFile(_, _, _, let properties, let streams): ChunkedStream.body(properties: properties, streams)
         default: nil
         }
     }
