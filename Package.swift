@@ -697,7 +697,6 @@ let package = Package(
                 .serviceLifecycle,
                 .asyncHTTPClient,
                 .httpTypes,
-                .crypto,
                 .tracing,
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
