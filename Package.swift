@@ -270,6 +270,7 @@ let package = Package(
             name: "WOPIClient",
             dependencies: [
                 "WOPIModels",
+                "WOPIChunking",
                 "WOPIStorage",
                 "WOPIHTTPEdge",
                 .asyncHTTPClient,
@@ -659,7 +660,7 @@ let package = Package(
                 .nioCore,
                 "WOPITestSupport",
                 "WOPIClient", "WOPIStorageConformance", "WOPIServer", "WOPIAuthorizationServer",
-                "WOPIServerHummingbird",
+                "WOPIServerHummingbird", "WOPIChunking",
                 "wopi-host", "wopi",
                 .hummingbird(),
                 .serviceLifecycle,
