@@ -121,6 +121,7 @@ let package = Package(
         .target(
             name: "WOPIStorage",
             dependencies: [
+                "WOPIChunking",
                 .nioCore,
                 .nioPosix,
                 .crypto,
@@ -168,6 +169,7 @@ let package = Package(
             dependencies: [
                 "WOPIModels",
                 "WOPIStorage",
+                "WOPIChunking",
                 "WOPIHTTPEdge",
                 .nioPosix,
                 .httpTypes,
@@ -477,7 +479,7 @@ let package = Package(
         .target(
             name: "WOPITestSupport",
             dependencies: [
-                "WOPIOAuth", "WOPIServer", "WOPIModels", "WOPIHTTPEdge", "WOPIStorage", "WOPITesting",
+                "WOPIOAuth", "WOPIServer", "WOPIModels", "WOPIHTTPEdge", "WOPIStorage", "WOPITesting", "WOPIChunking",
                 .httpTypes,
                 .crypto,
                 .cryptoExtras,
@@ -619,7 +621,8 @@ let package = Package(
             name: "ExampleHostTests",
             dependencies: [
                 .nioHTTP1,
-                "WOPITestSupport", "WOPIClusterTestSupport", "wopi-host", "wopikit-minimal-host",
+                "WOPITestSupport", "WOPIClusterTestSupport", "wopi-host", "wopikit-minimal-host", "WOPIModels",
+                "WOPIChunking",
                 .hummingbird(),
                 .httpTypes,
                 .logging,
@@ -631,7 +634,7 @@ let package = Package(
         .testTarget(
             name: "WOPIServerTests",
             dependencies: [
-                "WOPIModels", "WOPIStorage", .httpTypes,
+                "WOPIModels", "WOPIStorage", "WOPIChunking", .httpTypes,
                 .logging,
                 .cryptoExtras,
                 "WOPITestSupport",
@@ -693,6 +696,7 @@ let package = Package(
             dependencies: [
                 "WOPITestSupport", "WOPIClusterTestSupport",
                 "wopi-host", "WOPIModels", "WOPIServer", "WOPIServerHummingbird", "WOPIStorage", "SQLiteStorage",
+                "WOPIChunking",
                 .hummingbird(),
                 .asyncHTTPClient,
                 .nioCore,

@@ -21,6 +21,8 @@ extension HTTPField.Name {
     public static let wopiConflictingLockUsername = HTTPField.Name(WOPIHeader.conflictingLockUsername)!
     /// `X-WOPI-CoauthTableVersion` (CSPP Plus): the version of a file's coauth table.
     public static let wopiCoauthTableVersion = HTTPField.Name(WOPIHeader.coauthTableVersion)!
+    /// `X-WOPI-SequenceNumber` (CSPP Plus): the sequence number of a file's content streams.
+    public static let wopiSequenceNumber = HTTPField.Name(WOPIHeader.sequenceNumber)!
     /// `X-WOPI-ServerError`: what went wrong, on an error response.
     public static let wopiServerError = HTTPField.Name(WOPIHeader.serverError)!
     /// `X-WOPI-ServerVersion`: the host's version, on every WOPI response.

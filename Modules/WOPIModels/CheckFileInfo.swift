@@ -221,6 +221,9 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
 
     /// `SequenceNumber`: the sequence number of the file's content.
     public var sequenceNumber: Int64?
+    /// `SupportsChunkedFileTransfer`: the host answers GetChunkedFile, PutChunkedFile, GetChunks and
+    /// GetSequenceNumber.
+    public var supportsChunkedFileTransfer: Bool?
     /// `RealTimeChannelEndpointUrl`: the real-time channel endpoint (discovery's `rtc`).
     public var realTimeChannelEndpointURL: String?
     /// `OfficeCollaborationServiceEndpointUrl`: the collaboration service endpoint (discovery's `collab`).
@@ -391,6 +394,7 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
         case privacyURL = "PrivacyUrl"
         case termsOfUseURL = "TermsOfUseUrl"
         case supportsCoauth = "SupportsCoauth"
+        case supportsChunkedFileTransfer = "SupportsChunkedFileTransfer"
         case sequenceNumber = "SequenceNumber"
         case realTimeChannelEndpointURL = "RealTimeChannelEndpointUrl"
         case officeCollaborationServiceEndpointURL = "OfficeCollaborationServiceEndpointUrl"

@@ -37,6 +37,11 @@ public enum WOPIHeader {
     /// The version of a file's coauth table.
     public static let coauthTableVersion = "X-WOPI-CoauthTableVersion"
 
+    // MARK: Incremental file transfer (CSPP Plus)
+    /// A file's sequence number: greater than 0, it grows whenever the file's content streams change. Sent by
+    /// PutChunkedFile as the number the client last saw; answered by every chunked-transfer operation.
+    public static let sequenceNumber = "X-WOPI-SequenceNumber"
+
     // MARK: Content
     /// The file version after GetFile, PutFile, Lock and Unlock.
     public static let itemVersion = "X-WOPI-ItemVersion"
@@ -132,6 +137,10 @@ public enum WOPIOverride {
     public static let refreshCoauthLock = "REFRESH_COAUTH_LOCK"
     public static let unlockCoauthLock = "UNLOCK_COAUTH_LOCK"
     public static let getCoauthTable = "GET_COAUTH_TABLE"
+    public static let getChunkedFile = "GET_CHUNKED_FILE"
+    public static let putChunkedFile = "PUT_CHUNKED_FILE"
+    public static let getChunks = "GET_CHUNKS"
+    public static let getSequenceNumber = "GET_SEQUENCE_NUMBER"
 }
 
 /// The values of `X-WOPI-EcosystemOperation` on the bootstrapper.

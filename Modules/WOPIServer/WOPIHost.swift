@@ -44,6 +44,7 @@ public final class WOPIHost: Sendable {
     let metrics: HostMetrics
     /// The editing sessions the host's pages opened, for ``WOPIHostConfiguration/endedSessionLocks``.
     let editingSessions = EditingSessions()
+    let chunkListCache = ContentChunkListCache()
 
     /// Creates a host.
     ///

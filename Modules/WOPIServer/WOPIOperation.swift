@@ -35,6 +35,9 @@ enum WOPIOperation: Equatable, Sendable {
     case changeCoauthLock(ItemID, CoauthChange)
     /// GetCoauthTable (CSPP Plus; 501 unless co-authoring is configured).
     case getCoauthTable(ItemID)
+    /// GetChunkedFile, PutChunkedFile, GetChunks or GetSequenceNumber (CSPP Plus incremental file transfer; 501
+    /// unless co-authoring is configured).
+    case chunkedTransfer(ItemID, ChunkedTransfer)
 
     // MARK: Containers ("Shared with me" included, by its ID)
     case checkContainerInfo(ItemID)
@@ -72,6 +75,21 @@ enum WOPIOperation: Equatable, Sendable {
             case .get: WOPIOverride.getCoauthLock
             case .refresh: WOPIOverride.refreshCoauthLock
             case .unlock: WOPIOverride.unlockCoauthLock
+            }
+        }
+    }
+
+    /// The incremental-file-transfer operations (CSPP Plus).
+    enum ChunkedTransfer: Equatable, Sendable {
+        case getChunkedFile, putChunkedFile, getChunks, getSequenceNumber
+
+        /// The `X-WOPI-Override` value.
+        var override: String {
+            switch self {
+            case .getChunkedFile: WOPIOverride.getChunkedFile
+            case .putChunkedFile: WOPIOverride.putChunkedFile
+            case .getChunks: WOPIOverride.getChunks
+            case .getSequenceNumber: WOPIOverride.getSequenceNumber
             }
         }
     }
@@ -121,12 +139,16 @@ enum WOPIOperation: Equatable, Sendable {
             case WOPIOverride.refreshCoauthLock: self = .changeCoauthLock(id, .refresh)
             case WOPIOverride.unlockCoauthLock: self = .changeCoauthLock(id, .unlock)
             case WOPIOverride.getCoauthTable: self = .getCoauthTable(id)
+            case WOPIOverride.getChunkedFile: self = .chunkedTransfer(id, .getChunkedFile)
+            case WOPIOverride.getChunks: self = .chunkedTransfer(id, .getChunks)
+            case WOPIOverride.getSequenceNumber: self = .chunkedTransfer(id, .getSequenceNumber)
             case let other?: self = unknown(other)
             }
         case .file(let id, .contents):
             switch (post, override) {
             case (false, _): self = .getFile(id)
             case (true, WOPIOverride.put): self = .putFile(id)
+            case (true, WOPIOverride.putChunkedFile): self = .chunkedTransfer(id, .putChunkedFile)
             case (true, let other): self = unknown(other ?? "")
             }
         case .file(let id, .ancestry):
@@ -172,7 +194,7 @@ enum WOPIOperation: Equatable, Sendable {
             .refreshLock(let id), .unlock(let id), .getLock(let id), .putRelativeFile(let id), .renameFile(let id),
             .deleteFile(let id), .putUserInfo(let id), .getFileShareURL(let id), .addActivities(let id),
             .enumerateFileAncestors(let id), .getFileEcosystem(let id), .getTemplate(let id),
-            .changeCoauthLock(let id, _), .getCoauthTable(let id):
+            .changeCoauthLock(let id, _), .getCoauthTable(let id), .chunkedTransfer(let id, _):
             .file(id)
         case .checkContainerInfo(let id), .createChildContainer(let id), .createChildFile(let id),
             .deleteContainer(let id), .renameContainer(let id), .getContainerShareURL(let id),

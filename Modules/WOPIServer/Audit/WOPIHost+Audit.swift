@@ -31,6 +31,7 @@ extension WOPIHost {
             if let autosave = put.isAutosave { details["autosave"] = "\(autosave)" }
             if let exitSave = put.isExitSave { details["exitSave"] = "\(exitSave)" }
             if let size = put.size { details["size"] = "\(size)" }
+        case .chunkedTransfer(_, .putChunkedFile): action = .save
         case .putRelativeFile: action = .putRelative
         case .renameFile, .renameContainer: action = .rename
         case .deleteFile, .deleteContainer: action = .delete

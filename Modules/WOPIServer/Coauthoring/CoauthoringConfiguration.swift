@@ -22,6 +22,9 @@ public struct CoauthoringConfiguration: Sendable {
     /// `FileGeoLocationCode`: where the files are stored, as agreed with Microsoft at onboarding (for example
     /// `"US"`); Office treats an empty value as "no co-authoring".
     public var fileGeoLocationCode: String
+    /// Where the files' alternate content streams, content properties and sequence numbers are kept (CSPP Plus
+    /// incremental file transfer). In memory by default: give several hosts one shared store.
+    public var contentStreams: any ContentStreamStore = InMemoryContentStreamStore()
 
     /// Co-authoring with endpoints from `endpoints`.
     public init(endpoints: EndpointSource, fileGeoLocationCode: String) {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import WOPIModels
 import WOPIStorage
 
@@ -10,19 +11,20 @@ extension WOPIHost {
             let endpoints = await coauthoring.currentEndpoints()
         else { return }
         info.supportsCoauth = true
+        info.supportsChunkedFileTransfer = true
         info.supportsUserInfo = true
         info.realTimeChannelEndpointURL = endpoints.realTimeChannel
         info.officeCollaborationServiceEndpointURL = endpoints.officeCollaborationService
         info.accessTokenExpiry = EpochMilliseconds.from(context.token.expiresAt)
         info.serverTime = EpochMilliseconds.from(now())
         info.fileGeoLocationCode = coauthoring.fileGeoLocationCode
-        info.sequenceNumber = Self.sequenceNumber(of: file)
+        do {
+            info.sequenceNumber =
+                try await currentContentRecord(of: file.id, version: file.version, in: coauthoring.contentStreams)
+                .sequenceNumber
+        } catch {
+            logger.error("The file's sequence number could not be read", metadata: ["error": "\(error)"])
+        }
         if info.sharingStatus == nil { info.sharingStatus = context.access.isOwner ? "Private" : "Shared" }
-    }
-
-    /// The file's `SequenceNumber` until incremental file transfer keeps its own: the last change of the content in
-    /// whole seconds since 1970, which grows with every save more than a second after the previous one.
-    static func sequenceNumber(of file: FileMetadata) -> Int64 {
-        max(1, Int64(file.lastModified.timeIntervalSince1970.rounded(.down)))
     }
 }

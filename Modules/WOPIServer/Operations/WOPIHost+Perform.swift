@@ -60,6 +60,12 @@ extension WOPIHost {
                 throw Self.unsupported("\(WOPIOverride.getCoauthTable) on files")
             }
             return try await getCoauthTable(id, request: request)
+        case .chunkedTransfer(let id, let transfer):
+            guard let coauthoring = configuration.coauthoring else {
+                throw Self.unsupported("\(transfer.override) on files")
+            }
+            return try await chunkedTransfer(
+                transfer, file: id, streams: coauthoring.contentStreams, request: request, context: context)
         case .getFileEcosystem, .getContainerEcosystem:
             return try .json(URLResponse(url: context.withToken(context.ecosystemSrc, for: .ecosystem, signer: tokens)))
 

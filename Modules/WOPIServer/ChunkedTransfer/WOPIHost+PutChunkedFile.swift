@@ -1,0 +1,228 @@
+import Foundation
+import HTTPTypes
+import Logging
+import Metrics
+import NIOCore
+import WOPIChunking
+import WOPIHTTPEdge
+import WOPIModels
+import WOPIStorage
+
+extension WOPIHost {
+    /// The largest alternate stream PutChunkedFile stores (alternates are kept whole in the content record).
+    static var maximumAlternateStreamSize: Int { 64 * 1024 * 1024 }
+
+    /// PutChunkedFile: the lock rules of PutFile (with `X-WOPI-CoauthLockId`), the client's sequence number
+    /// checked (`412` with the current one), the sent chunks spooled, each new stream composed from them and the
+    /// chunks the host has, MainContent written through the backend's atomic `writeFile`, then the content record.
+    func putChunkedFile(
+        _ id: ItemID, streams: any ContentStreamStore, request: WOPIRequest, context: RequestContext
+    ) async throws -> WOPIResponse {
+        let body = try limited(request.body)
+        let file = try await context.file(id, in: storage)
+        try await applyLockRules(
+            .putFile(request.header(WOPIHeader.lock), currentSize: file.size), on: id, request: request)
+        let record = try await currentContentRecord(of: id, version: file.version, in: streams)
+        try Self.checkSequenceNumber(request, current: record)
+        try await check(.putFile(file, ClientSaveHeaders(request).details), context: context)
+        let upload = try await IncomingFrames<PutChunkedFileRequestMessage>.read(body, acceptsChunks: true)
+        guard upload.message.uploadSessionTokenToCommit.isEmpty else {
+            throw Self.unsupported("committing an upload session (UploadSessionTokenToCommit)")
+        }
+        let main = try await mainContentChunks(of: id)
+        guard main.version == file.version else { throw try await sequenceConflict(id, streams: streams) }
+        var sources = ChunkSources(upload: upload, main: main)
+        for (streamID, data) in record.alternateStreams {
+            let stream = try await ContentStream(streamID, main: main, record: record, file: id)
+            sources.add(stream, bytes: data)
+        }
+        var written = file
+        var alternates: [String: Data] = [:]
+        for signature in upload.message.signatures {
+            let parts = try sources.resolve(signature)
+            if signature.streamID == StreamSignature.mainContent {
+                let composed = try await compose(parts, of: id, version: file.version, into: upload)
+                do {
+                    written = try await storage.writeFile(
+                        id, content: upload.spool.stream(composed), expectedVersion: file.version)
+                } catch let error as StorageError where error.code == .versionMismatch {
+                    throw try await sequenceConflict(id, streams: streams)
+                }
+                metrics.putFileBytes.increment(by: written.size)
+            } else {
+                alternates[signature.streamID] = try await alternate(
+                    parts, of: id, version: file.version, upload: upload)
+            }
+        }
+        let stored = try await storeRecord(
+            of: id, in: streams, from: file.version, to: written.version, properties: upload.message.contentProperties,
+            alternates: alternates)
+        try await forgetTemplate(of: id)
+        logger.info(
+            "PutChunkedFile",
+            metadata: [
+                "file": "\(id)", "size": "\(written.size)", "version": "\(written.version)",
+                "sent": "\(upload.spooledLength)", "sequence": "\(stored.sequenceNumber)",
+            ])
+        return Self.chunkedResponse(WOPIResponse(status: .ok), record: stored, version: written.version)
+    }
+
+    /// Refuses a PutChunkedFile whose `X-WOPI-SequenceNumber` is not the file's current one.
+    private static func checkSequenceNumber(_ request: WOPIRequest, current: ContentStreamRecord) throws {
+        guard let sent = request.header(WOPIHeader.sequenceNumber) else {
+            throw WOPIHTTPError.badRequest("PutChunkedFile needs X-WOPI-SequenceNumber (from GetChunkedFile).")
+        }
+        guard Int64(sent.trimmingCharacters(in: .whitespaces)) == current.sequenceNumber else {
+            throw sequenceMismatch(current.sequenceNumber)
+        }
+    }
+
+    /// The `412` of a stale sequence number, carrying the current one.
+    private static func sequenceMismatch(_ current: Int64) -> WOPIHTTPError {
+        var error = WOPIHTTPError(
+            .preconditionFailed,
+            "The file changed since the client read it (sequence number \(current)); read it again.")
+        error.headers[.wopiSequenceNumber] = String(current)
+        return error
+    }
+
+    /// The `412` of a write that found the content changed under it.
+    private func sequenceConflict(_ id: ItemID, streams: any ContentStreamStore) async throws -> WOPIHTTPError {
+        let file = try await storage.item(id)
+        guard case .file(let metadata) = file else { return WOPIHTTPError.notFound("No item has this ID.") }
+        return Self.sequenceMismatch(
+            try await currentContentRecord(of: id, version: metadata.version, in: streams).sequenceNumber)
+    }
+
+    /// Writes the new MainContent into the spool, after the sent chunks, and returns where it is there.
+    private func compose(
+        _ parts: [ChunkSources.Part], of id: ItemID, version: String,
+        into upload: IncomingFrames<PutChunkedFileRequestMessage>
+    )
+        async throws -> Range<Int64>
+    {
+        let start = upload.spooledLength
+        var end = start
+        for part in parts {
+            for try await buffer in try await bytes(of: part, file: id, version: version, spool: upload.spool) {
+                try await upload.spool.write(buffer, at: end)
+                end += Int64(buffer.readableBytes)
+            }
+        }
+        return start..<end
+    }
+
+    /// The bytes of a new alternate stream.
+    private func alternate(
+        _ parts: [ChunkSources.Part], of id: ItemID, version: String,
+        upload: IncomingFrames<PutChunkedFileRequestMessage>
+    ) async throws -> Data {
+        var data = Data()
+        for part in parts {
+            for try await buffer in try await bytes(of: part, file: id, version: version, spool: upload.spool) {
+                data.append(contentsOf: buffer.readableBytesView)
+                guard data.count <= Self.maximumAlternateStreamSize else {
+                    throw WOPIHTTPError(.contentTooLarge, "An alternate stream is larger than 64 MiB.")
+                }
+            }
+        }
+        return data
+    }
+
+    private func bytes(of part: ChunkSources.Part, file id: ItemID, version: String, spool: SpoolFile) async throws
+        -> ByteStream
+    {
+        switch part {
+        case .spooled(let range):
+            return spool.stream(range)
+        case .bytes(let data):
+            return ByteStream(buffer: ByteBuffer(bytes: data))
+        case .mainContent(let range):
+            let content = try await storage.readFile(id, range: range)
+            guard content.metadata.version == version else {
+                throw StorageError(.versionMismatch, "The file changed while its chunks were read.")
+            }
+            return content.body
+        }
+    }
+
+    /// Stores the record after a PutChunkedFile that took the MainContent from `oldVersion` to `newVersion` (the
+    /// same when only alternates were sent): properties merged by name, the alternates sent replaced, the
+    /// sequence number one further.
+    private func storeRecord(
+        of id: ItemID, in streams: any ContentStreamStore, from oldVersion: String, to newVersion: String,
+        properties: [ContentProperty], alternates: [String: Data]
+    ) async throws -> ContentStreamRecord {
+        for _ in 0..<16 {
+            let stored = try await streams.record(of: id)
+            var next = stored ?? ContentStreamRecord(contentVersion: newVersion, sequenceNumber: 0)
+            if next.contentVersion != oldVersion, next.contentVersion != newVersion {
+                next = next.afterContentChange(to: newVersion)  // another path wrote in between
+            }
+            if newVersion != oldVersion { next.properties.removeAll { $0.retention == .deleteOnContentChange } }
+            for property in properties {
+                if let index = next.properties.firstIndex(where: { $0.name == property.name }) {
+                    next.properties[index] = property
+                } else {
+                    next.properties.append(property)
+                }
+            }
+            next.alternateStreams.merge(alternates) { _, new in new }
+            next.contentVersion = newVersion
+            next.sequenceNumber = (stored?.sequenceNumber ?? 0) + 1
+            if try await streams.compareAndSwap(file: id, expectedSequenceNumber: stored?.sequenceNumber, new: next) {
+                return next
+            }
+        }
+        throw WOPIHTTPError(.serviceUnavailable, "The file's content streams change too fast; try again.")
+    }
+}
+
+/// Where each chunk a PutChunkedFile names can be found: sent in the request, or already on the host.
+struct ChunkSources {
+    /// Where one chunk's bytes are.
+    enum Part {
+        case spooled(Range<Int64>)
+        case mainContent(Range<Int64>)
+        case bytes(Data)
+    }
+
+    private var known: [ChunkID: Part] = [:]
+
+    init(upload: IncomingFrames<PutChunkedFileRequestMessage>, main: ContentChunkList) {
+        for chunk in main.chunks where known[chunk.id] == nil {
+            known[chunk.id] = .mainContent(chunk.offset..<(chunk.offset + chunk.length))
+        }
+        for (id, range) in upload.chunks { known[id] = .spooled(range) }
+    }
+
+    /// Adds the chunks of an alternate stream the host has.
+    mutating func add(_ stream: ContentStream, bytes: Data) {
+        for chunk in stream.list.chunks where known[chunk.id] == nil {
+            let start = bytes.startIndex + Int(chunk.offset)
+            known[chunk.id] = .bytes(bytes[start..<(start + Int(chunk.length))])
+        }
+    }
+
+    /// The parts of a new stream, in order; a `400` when a chunk is neither sent nor on the host, or its length is
+    /// not the one signed.
+    func resolve(_ signature: StreamSignature) throws -> [Part] {
+        try signature.chunkSignatures.map { chunk in
+            guard let id = ChunkID(base64: chunk.chunkID) else {
+                throw WOPIHTTPError.badRequest("\(chunk.chunkID) is not a ChunkId (base64 of 16 bytes).")
+            }
+            guard let part = known[id] else {
+                throw WOPIHTTPError.badRequest("Chunk \(chunk.chunkID) is neither in the request nor on the host.")
+            }
+            let length: Int =
+                switch part {
+                case .spooled(let range), .mainContent(let range): Int(range.count)
+                case .bytes(let data): data.count
+                }
+            guard UInt64(length) == chunk.length else {
+                throw WOPIHTTPError.badRequest("Chunk \(chunk.chunkID) is \(length) bytes, not \(chunk.length).")
+            }
+            return part
+        }
+    }
+}
