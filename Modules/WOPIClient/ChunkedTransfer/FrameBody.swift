@@ -8,7 +8,7 @@ public import WOPIStorage
 public enum FrameBody {
     /// A request body: `message` as the MessageJSON frame, then each of `chunks` read from `file` as a Chunk frame,
     /// then the EndFrame; streamed in 256 KiB pieces, with its length known up front.
-    public static func make(message: Data, chunks: [LocalChunk], from file: ChunkFile) -> ByteStream {
+    public static func make(message: Data, chunks: [LocalChunk] = [], from file: ChunkFile? = nil) -> ByteStream {
         let headerLength = Int64(FrameHeader.fixedLength)
         let length =
             headerLength + Int64(message.count) + headerLength
@@ -27,7 +27,7 @@ public enum FrameBody {
                     if let (chunk, sent) = current, sent < chunk.length {
                         let count = min(Int64(ByteStream.preferredChunkSize), chunk.length - sent)
                         var buffer = ByteBuffer()
-                        try file.read(offset: chunk.offset + sent, length: count) { buffer.writeBytes($0) }
+                        try file?.read(offset: chunk.offset + sent, length: count) { buffer.writeBytes($0) }
                         current = (chunk, sent + count)
                         return buffer
                     }

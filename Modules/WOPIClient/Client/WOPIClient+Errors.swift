@@ -63,13 +63,13 @@ extension WOPIClient {
             return WOPIClientError(
                 .badRequest, "\(what): the host says the request is malformed.", status: status,
                 serverError: serverError)
-        case 412 where header(sequenceNumberHeader) != nil:
+        case 412 where header(WOPIHeader.sequenceNumber) != nil:
             var conflict = WOPIClientError(
                 .sequenceConflict,
                 "\(what): the file changed on the host since it was read here (its sequence number is now "
-                    + "\(header(sequenceNumberHeader) ?? "")); nothing was written. Download it again, merge, "
+                    + "\(header(WOPIHeader.sequenceNumber) ?? "")); nothing was written. Download it again, merge, "
                     + "and save again.", status: status, serverError: serverError)
-            conflict.currentSequenceNumber = header(sequenceNumberHeader).flatMap { Int64($0) }
+            conflict.currentSequenceNumber = header(WOPIHeader.sequenceNumber).flatMap { Int64($0) }
             return conflict
         case 412:
             return WOPIClientError(
@@ -90,6 +90,3 @@ extension WOPIClient {
         }
     }
 }
-
-/// `X-WOPI-SequenceNumber` (CSPP Plus incremental transfer).
-let sequenceNumberHeader = "X-WOPI-SequenceNumber"
