@@ -286,6 +286,7 @@ let package = Package(
             name: "WOPIClient",
             dependencies: [
                 "WOPIModels",
+                "WOPIChunking",
                 "WOPIStorage",
                 "WOPIHTTPEdge",
                 .asyncHTTPClient,
@@ -690,7 +691,7 @@ let package = Package(
                 .nioCore,
                 "WOPITestSupport",
                 "WOPIClient", "WOPIStorageConformance", "WOPIServer", "WOPIAuthorizationServer",
-                "WOPIServerHummingbird", "WOPIDeployment", "WOPITesting", "WOPIHTTPEdge",
+                "WOPIServerHummingbird", "WOPIDeployment", "WOPITesting", "WOPIHTTPEdge", "WOPIChunking",
                 "wopi-host", "wopi",
                 .crypto,
                 .hummingbird(),

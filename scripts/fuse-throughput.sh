@@ -29,16 +29,7 @@ for _ in $(seq 100); do grep -q '^listening on' "$work/serve.log" && break; slee
 url=$(grep '^listening on' "$work/serve.log" | cut -d' ' -f3)
 
 # Sign in as the demo user with a scripted browser (curl submits the sign-in form).
-cat >"$work/browser.sh" <<'SCRIPT'
-#!/bin/sh
-jar=$(mktemp); page=$(curl -s -c "$jar" "$1"); action=$(printf '%s' "$1" | sed 's/?.*//'); set --
-for pair in $(printf '%s' "$page" | grep -o '<input type="hidden" name="[^"]*" value="[^"]*"' \
-    | sed 's/<input type="hidden" name="\([^"]*\)" value="\([^"]*\)"/\1=\2/'); do set -- "$@" --data-urlencode "$pair"; done
-location=$(curl -s -b "$jar" -o /dev/null -w '%{redirect_url}' "$@" --data-urlencode username=demo \
-    --data-urlencode password=demo "$action"); rm -f "$jar"; curl -s -o /dev/null "$location"
-SCRIPT
-chmod +x "$work/browser.sh"
-export XDG_CONFIG_HOME="$work/config" BROWSER="$work/browser.sh"
+export XDG_CONFIG_HOME="$work/config" BROWSER="$PWD/scripts/demo-browser.sh"
 "$bin/wopi" login "$url/wopibootstrapper" >/dev/null
 
 head -c $((size_mib * 1024 * 1024)) /dev/urandom >"$work/payload.bin"

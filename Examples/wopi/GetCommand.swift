@@ -18,8 +18,8 @@ struct GetCommand: AsyncParsableCommand {
             let file = try await connection.file(RemotePath(path))
             let toStandardOutput = local == "-"
             let progress = ProgressBar.callback(label: file.name, enabled: !toStandardOutput && !options.json)
-            let download = try await connection.client.getFile(file.resource, progress: progress)
             if toStandardOutput {
+                let download = try await connection.client.getFile(file.resource, progress: progress)
                 for try await chunk in download.body {
                     FileHandle.standardOutput.write(Data(chunk.readableBytesView))
                 }
@@ -28,9 +28,11 @@ struct GetCommand: AsyncParsableCommand {
             let destination = URL(fileURLWithPath: local ?? file.name)
             let partial = destination.deletingLastPathComponent()
                 .appendingPathComponent(".\(destination.lastPathComponent).wopi-partial")
-            let written: Int64
+            let figures: TransferFigures
             do {
-                written = try await download.body.write(toFileAt: partial)
+                figures = try await connection.client.download(
+                    file.resource, to: partial, cache: TransferCache.open(place: connection.place.name),
+                    progress: progress)
                 _ = try? FileManager.default.removeItem(at: destination)
                 try FileManager.default.moveItem(at: partial, to: destination)
             } catch let error as WOPIClientError {
@@ -43,10 +45,10 @@ struct GetCommand: AsyncParsableCommand {
             if options.json {
                 try Console.json(
                     TransferOutput(
-                        path: RemotePath(path).description, local: destination.path, bytes: written,
-                        version: download.version))
-            } else if !Console.isTerminal {
-                Console.error("\(file.name): \(written) bytes → \(destination.path)")
+                        path: RemotePath(path).description, local: destination.path, bytes: figures.fileBytes,
+                        version: nil, transfer: figures))
+            } else {
+                Console.error("\(file.name) → \(destination.path): \(TransferCache.summary(figures, verb: "received"))")
             }
         }
     }
@@ -59,4 +61,6 @@ struct TransferOutput: Encodable {
     var bytes: Int64
     var version: String?
     var created: Bool?
+    /// What crossed the wire: `wireBytes` of `fileBytes`, chunks, whether incremental transfer was used.
+    var transfer: TransferFigures?
 }

@@ -30,6 +30,13 @@ import WOPIStorage
         @Flag(name: .customLong("ro"), help: "Mount read-only: nothing is locked or written.") var readOnly = false
         @Option(name: .long, help: "Seconds a host call may take before the file operation fails with EIO.")
         var timeout = 30
+        @Flag(
+            name: .customLong("allow-other"),
+            help: """
+                Let other users use the mount too; the kernel checks each access against the modes and owners set \
+                through it. Non-root users need user_allow_other in /etc/fuse.conf.
+                """)
+        var allowOther = false
 
         func run() async throws {
             try await Connection.with(options) { connection in
@@ -38,7 +45,7 @@ import WOPIStorage
                 let root = try await storage.rootContainer(forUser: place.bootstrap.userID)
                 let configuration = FUSEMount.Configuration(
                     mountPoint: mountPoint, readOnly: readOnly, operationTimeout: .seconds(timeout),
-                    lockHolder: "wopi mount (\(ProcessInfo.processInfo.hostName))")
+                    lockHolder: "wopi mount (\(ProcessInfo.processInfo.hostName))", allowOtherUsers: allowOther)
                 let mount = FUSEMount(
                     backend: storage, lockStore: storage.locks, root: root.id, configuration: configuration,
                     logger: .cli)

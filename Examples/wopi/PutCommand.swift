@@ -46,26 +46,28 @@ struct PutCommand: AsyncParsableCommand {
             let saved = try connection.savedLock(file)
             let lockID = saved ?? "wopi-cli-\(UUID().uuidString.lowercased())"
             if saved == nil { try await client.lock(file.resource, lockID: lockID) }
-            let version: String?
+            let figures: TransferFigures
             do {
-                let content = try ByteStream.contentsOfFile(at: source)
                 let progress = ProgressBar.callback(label: file.name, enabled: !options.json)
-                version = try await client.putFile(file.resource, content: content, lock: lockID, progress: progress)
+                figures = try await client.upload(
+                    source, to: file.resource, lock: .wopi(lockID),
+                    cache: TransferCache.open(place: connection.place.name), progress: progress)
             } catch {
                 if saved == nil { _ = try? await client.unlock(file.resource, lockID: lockID) }
                 if created { try? await client.deleteFile(file.resource) }
                 throw error
             }
-            if saved == nil { try await client.unlock(file.resource, lockID: lockID) }
-            let size = (try? FileManager.default.attributesOfItem(atPath: source.path)[.size] as? NSNumber)?.int64Value
+            var version: String?
+            if saved == nil { version = try await client.unlock(file.resource, lockID: lockID) }
             if options.json {
                 try Console.json(
                     TransferOutput(
-                        path: target.description, local: source.path, bytes: size ?? 0, version: version,
-                        created: created))
-            } else if !Console.isTerminal {
+                        path: target.description, local: source.path, bytes: figures.fileBytes, version: version,
+                        created: created, transfer: figures))
+            } else {
                 Console.error(
-                    "\(source.path) → \(target) (\(created ? "created" : "replaced"), version \(version ?? "?"))")
+                    "\(source.path) → \(target) (\(created ? "created" : "replaced")): "
+                        + TransferCache.summary(figures, verb: "sent"))
             }
         }
     }

@@ -10,6 +10,7 @@ public struct WOPIClientError: Error, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case unauthorized, notFound, lockConflict, conflict, invalidName, tooLarge, preconditionFailed
             case notImplemented, badRequest, server, protocolViolation, transport, signInRequired
+            case sequenceConflict
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -32,6 +33,11 @@ public struct WOPIClientError: Error, Sendable, CustomStringConvertible {
         public static let tooLarge = Code(.tooLarge)
         /// `412`: the file is larger than `X-WOPI-MaxExpectedSize`.
         public static let preconditionFailed = Code(.preconditionFailed)
+        /// `412` with `X-WOPI-SequenceNumber` on PutChunkedFile: the file changed on the host since this client
+        /// read it (another client saved). Nothing was written. Download it again, merge your change into the
+        /// new content, and save with the new sequence number (``WOPIClientError/currentSequenceNumber``); never
+        /// resend the same content blindly, which would undo the other save.
+        public static let sequenceConflict = Code(.sequenceConflict)
         /// `501`: the host does not implement the operation.
         public static let notImplemented = Code(.notImplemented)
         /// Another `400`: the request was malformed.
@@ -65,6 +71,8 @@ public struct WOPIClientError: Error, Sendable, CustomStringConvertible {
     public let serverError: String?
     /// The lower-level error, if any.
     public let underlying: (any Error)?
+    /// For ``Code/sequenceConflict``: the host's current sequence number of the file.
+    public internal(set) var currentSequenceNumber: Int64?
 
     /// Creates an error.
     public init(

@@ -8,13 +8,30 @@ extension FUSEFileSystem {
     private static let renameNoReplace: UInt32 = 1
     private static let renameExchange: UInt32 = 2
 
-    /// Creates the directory `name` in `parent`.
-    func makeDirectory(parent: UInt64, name: String) async throws -> fuse_entry_param {
+    /// Creates the directory `name` in `parent`, owned by the caller with `permissions`.
+    func makeDirectory(
+        parent: UInt64, name: String, permissions: mode_t, caller: FUSERequest.Caller
+    ) async throws -> fuse_entry_param {
         try checkWritable()
         try FileSystemFailure.checkName(name)
         let parentID = try inodes.requireItem(for: parent)
         defer { directoryCache.invalidate(parentID) }
-        return entry(for: .container(try await backend.createContainer(named: name, in: parentID)))
+        let container = try await backend.createContainer(named: name, in: parentID)
+        madeEntry(container.id, in: parentID, permissions: permissions, caller: caller)
+        return entry(for: .container(container))
+    }
+
+    /// Records a new item's mode and owner, and the change of the directory it was made in.
+    func madeEntry(_ id: ItemID, in parentID: ItemID, permissions: mode_t, caller: FUSERequest.Caller) {
+        let now = configuration.now()
+        keptAttributes.created(id, permissions: permissions, owner: caller.user, group: caller.group, at: now)
+        changedEntries(of: parentID, at: now)
+    }
+
+    /// Records that the entries of the directory `id` changed at `time` (its modification and change times).
+    func changedEntries(of id: ItemID, at time: Date) {
+        keptTimes.setContainer(id, modified: time)
+        keptAttributes.touch(id, isContainer: true, at: time)
     }
 
     /// Deletes the empty directory `name` (`ENOTDIR` for a file, `ENOTEMPTY` when it has children).
@@ -25,6 +42,8 @@ extension FUSEFileSystem {
         guard case .container = item else { throw FileSystemFailure(ENOTDIR, "\"\(name)\" is not a directory.") }
         defer { directoryCache.invalidate(parentID, item.id) }
         try await backend.delete(item.id)
+        keptAttributes.forget(item.id)
+        changedEntries(of: parentID, at: configuration.now())
     }
 
     /// Deletes the file `name` (`EISDIR` for a directory). A write session on it drops its content.
@@ -36,6 +55,8 @@ extension FUSEFileSystem {
         defer { directoryCache.invalidate(parentID) }
         openFiles.session(for: item.id)?.markUnlinked()
         try await backend.delete(item.id)
+        keptAttributes.forget(item.id)
+        changedEntries(of: parentID, at: configuration.now())
     }
 
     /// Renames or moves `name` in `parent` to `newName` in `newParent`, with POSIX `rename(2)` semantics.
@@ -76,6 +97,23 @@ extension FUSEFileSystem {
             }
         }
         if let replacedFile { openFiles.session(for: replacedFile)?.markUnlinked() }
+        let renamedID = try await move(
+            source, from: parentID, to: newParentID, newName: newName, replacing: replacedFile)
+        let isContainer = if case .container = source { true } else { false }
+        if let replacedFile, replacedFile != renamedID { keptAttributes.forget(replacedFile) }
+        keptAttributes.moved(source.id, to: renamedID, isContainer: isContainer)
+        let now = configuration.now()
+        keptAttributes.touch(renamedID, isContainer: isContainer, at: now)
+        changedEntries(of: parentID, at: now)
+        if newParentID != parentID { changedEntries(of: newParentID, at: now) }
+    }
+
+    /// Does the backend's part of ``rename(parent:name:newParent:newName:flags:)``; returns the ID the renamed
+    /// item has afterwards (another one where the backend could only copy its content).
+    private func move(
+        _ source: StorageItem, from parentID: ItemID, to newParentID: ItemID, newName: String,
+        replacing replacedFile: ItemID?
+    ) async throws -> ItemID {
         if parentID != newParentID {
             _ = try await backend.move(source.id, to: newParentID, newName: newName, replacing: replacedFile != nil)
         } else if let replacedFile {
@@ -89,6 +127,7 @@ extension FUSEFileSystem {
                 _ = try await backend.writeFile(replacedFile, content: content.body, expectedVersion: nil)
                 try await backend.delete(source.id)
                 inodes.redirect(inodes.inode(for: source.id), to: replacedFile)
+                return replacedFile
             }
         } else {
             do {
@@ -103,8 +142,10 @@ extension FUSEFileSystem {
                     named: newName, in: newParentID, content: content.body, overwrite: false)
                 try await backend.delete(source.id)
                 inodes.redirect(inodes.inode(for: source.id), to: created.id)
+                return created.id
             }
         }
+        return source.id
     }
 
     /// Lists a directory for `readdir`: `.`, `..` and the children by name; returns the handle.

@@ -29,7 +29,9 @@ extension FUSEFileSystem {
     /// Creates and opens the file `name` in `parent`; returns its entry and handle.
     ///
     /// Without `O_EXCL`, a file of that name that appeared meanwhile is opened instead, as POSIX requires.
-    func create(parent: UInt64, name: String, flags: Int32) async throws -> (fuse_entry_param, UInt64) {
+    func create(
+        parent: UInt64, name: String, flags: Int32, permissions: mode_t, caller: FUSERequest.Caller
+    ) async throws -> (fuse_entry_param, UInt64) {
         try checkWritable()
         try FileSystemFailure.checkName(name)
         let parentID = try inodes.requireItem(for: parent)
@@ -39,6 +41,7 @@ extension FUSEFileSystem {
         do {
             file = try await backend.createFile(named: name, in: parentID, content: .empty, overwrite: false)
             preparation = .created(file)
+            madeEntry(file.id, in: parentID, permissions: permissions, caller: caller)
         } catch let error as StorageError where error.code == .nameConflict && flags & O_EXCL == 0 {
             guard case .file(let existing) = try await child(named: name, in: parentID) else {
                 throw FileSystemFailure(EISDIR, "\"\(name)\" is a directory.")
@@ -138,19 +141,13 @@ extension FUSEFileSystem {
 
     /// Applies `setattr`: a new size truncates or extends (through a short-lived write session when the file is
     /// not open for writing); a new modification time is kept by the mount (``KeptTimes``), since backends store
-    /// none; a change of owner or group to someone else is `EPERM`, as on any file system where the caller may
-    /// not give files away; mode changes are accepted and not stored (files stay 0644, folders 0755).
+    /// none, and so is a new access time (``KeptAttributes``); a new mode, owner or group is kept by the mount (``KeptAttributes``) after the kernel checked that
+    /// the caller may make it (`default_permissions`: only root gives files away).
     func setAttributes(
-        _ inode: UInt64, size: Int64?, modified: Date? = nil, owner: uid_t? = nil, group: gid_t? = nil,
-        handle: UInt64?
+        _ inode: UInt64, size: Int64?, modified: Date? = nil, accessed: Date? = nil, permissions: mode_t? = nil,
+        owner: uid_t? = nil, group: gid_t? = nil, handle: UInt64?
     ) async throws -> stat {
         let id = try inodes.requireItem(for: inode)
-        if let owner, owner != ownerID {
-            throw FileSystemFailure(EPERM, "The mount cannot change owners: files belong to the mounting user.")
-        }
-        if let group, group != groupID {
-            throw FileSystemFailure(EPERM, "The mount cannot change groups: files belong to the mounting user.")
-        }
         if let size {
             try checkWritable()
             keptTimes.forget(id)
@@ -166,10 +163,17 @@ extension FUSEFileSystem {
                 try await session.upload()
             }
         }
+        let item = try await backend.item(id)
         if let modified {
-            keptTimes.set(modified, for: try await backend.item(id), pendingUpload: openFiles.session(for: id) != nil)
+            keptTimes.set(modified, for: item, pendingUpload: openFiles.session(for: id) != nil)
         }
-        return try await attributes(of: inode)
+        if size != nil || modified != nil || accessed != nil || permissions != nil || owner != nil || group != nil {
+            let isContainer = if case .container = item { true } else { false }
+            keptAttributes.change(
+                id, isContainer: isContainer, permissions: permissions, owner: owner, group: group,
+                accessed: accessed, at: configuration.now())
+        }
+        return attributes(of: item)
     }
 
     /// Uploads the changes of every file open for writing (before unmounting); each upload is bounded.

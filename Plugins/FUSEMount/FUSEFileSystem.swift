@@ -13,14 +13,13 @@ final class FUSEFileSystem: Sendable {
     let openFiles = OpenFiles()
     /// Times set with `utimensat`, reported while the item is unchanged.
     let keptTimes = KeptTimes()
-    let ownerID: uid_t
-    let groupID: gid_t
+    /// Modes, owners and change times set through the mount, checked by the kernel (`default_permissions`).
+    let keptAttributes: KeptAttributes
 
     init(environment: MountEnvironment, root: ItemID) {
         self.environment = environment
         self.inodes = InodeTable(root: root)
-        self.ownerID = getuid()
-        self.groupID = getgid()
+        self.keptAttributes = KeptAttributes(owner: getuid(), group: getgid(), umask: KeptAttributes.currentUmask())
     }
 
     var backend: any StorageBackend { environment.backend }
@@ -30,37 +29,39 @@ final class FUSEFileSystem: Sendable {
 
     // MARK: - Attributes
 
-    /// The POSIX attributes of `item`: mode 0644 for files and 0755 for containers, owned by the mounting user;
-    /// a file open for writing here reports its local size and modification time; a time set through the mount
-    /// is reported while the item is unchanged (``KeptTimes``).
+    /// The POSIX attributes of `item`: the mode, owner and group set through the mount (``KeptAttributes``;
+    /// by default the mounting user's, with the mode its umask gives); a file open for writing here reports its
+    /// local size and modification time; a time set through the mount is reported while the item is unchanged
+    /// (``KeptTimes``); the change time is the later of the modification and the last attribute change.
     func attributes(of item: StorageItem) -> stat {
         var info = stat()
+        let isContainer = if case .container = item { true } else { false }
+        let kept = keptAttributes.entry(for: item.id, isContainer: isContainer)
         info.st_ino = .init(inodes.inode(for: item.id))
-        info.st_uid = ownerID
-        info.st_gid = groupID
+        info.st_uid = kept.owner
+        info.st_gid = kept.group
         info.st_blksize = 4096
         let modified: Date
         switch item {
         case .file(let file):
             let session = openFiles.session(for: file.id)
             let size = session?.localSize ?? file.size
-            info.st_mode = S_IFREG | 0o644
+            info.st_mode = S_IFREG | kept.permissions
             info.st_nlink = 1
             info.st_size = .init(size)
             info.st_blocks = .init((size + 511) / 512)
             modified =
                 keptTimes.time(for: item, pendingUpload: session != nil) ?? session?.modified ?? file.lastModified
         case .container(let container):
-            info.st_mode = S_IFDIR | 0o755
+            info.st_mode = S_IFDIR | kept.permissions
             info.st_nlink = 2
             info.st_size = 4096
             info.st_blocks = 8
             modified = keptTimes.time(for: item, pendingUpload: false) ?? container.lastModified
         }
-        let time = Self.timespec(of: modified)
-        info.st_mtim = time
-        info.st_ctim = time
-        info.st_atim = time
+        info.st_mtim = Self.timespec(of: modified)
+        info.st_atim = kept.accessed.map(Self.timespec(of:)) ?? info.st_mtim
+        info.st_ctim = Self.timespec(of: max(modified, kept.changed ?? modified))
         return info
     }
 
@@ -75,10 +76,12 @@ final class FUSEFileSystem: Sendable {
         return entry
     }
 
+    /// `date` to the microsecond (a `Date` holds no more than that exactly, so a time set to a whole number of
+    /// microseconds reads back as set).
     private static func timespec(of date: Date) -> Foundation.timespec {
-        let seconds = date.timeIntervalSince1970.rounded(.down)
-        return Foundation.timespec(
-            tv_sec: Int(seconds), tv_nsec: Int((date.timeIntervalSince1970 - seconds) * 1_000_000_000))
+        let microseconds = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        let seconds = (microseconds / 1_000_000).rounded(.down)
+        return Foundation.timespec(tv_sec: Int(seconds), tv_nsec: Int(microseconds - seconds * 1_000_000) * 1000)
     }
 
     // MARK: - Lookup and attributes

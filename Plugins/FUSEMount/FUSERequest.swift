@@ -15,6 +15,18 @@ struct FUSERequest: @unchecked Sendable {
         self.raw = raw
     }
 
+    /// Who made a request: the calling process's user and group, which own what it creates.
+    struct Caller: Sendable {
+        let user: uid_t
+        let group: gid_t
+    }
+
+    /// The caller of this request (`fuse_req_ctx`).
+    var caller: Caller {
+        let context = fuse_req_ctx(raw)!.pointee
+        return Caller(user: context.uid, group: context.gid)
+    }
+
     /// The mount's file system (the session's user data).
     var fileSystem: FUSEFileSystem {
         Unmanaged<FUSEFileSystem>.fromOpaque(fuse_req_userdata(raw)!).takeUnretainedValue()

@@ -28,6 +28,11 @@ final class KeptTimes: Sendable {
         entries.withLockedValue { $0[item.id] = Entry(modified: modified, version: version) }
     }
 
+    /// Keeps `modified` for the container `id` (its entries changed through the mount).
+    func setContainer(_ id: ItemID, modified: Date) {
+        entries.withLockedValue { $0[id] = Entry(modified: modified, version: "") }
+    }
+
     /// Forgets the time of `id`: its content changed through the mount.
     func forget(_ id: ItemID) {
         entries.withLockedValue { _ = $0.removeValue(forKey: id) }

@@ -38,23 +38,30 @@ enum LowLevelOperations {
             guard let req else { return }
             let size: Int64? = toSet & FUSE_SET_ATTR_SIZE != 0 ? attributes.map { Int64($0.pointee.st_size) } : nil
             let modified = LowLevelOperations.requestedModificationTime(attributes, toSet)
+            let accessed = LowLevelOperations.requestedAccessTime(attributes, toSet)
+            let permissions = toSet & FUSE_SET_ATTR_MODE != 0 ? attributes.map { $0.pointee.st_mode & 0o7777 } : nil
             let owner = toSet & FUSE_SET_ATTR_UID != 0 ? attributes?.pointee.st_uid : nil
             let group = toSet & FUSE_SET_ATTR_GID != 0 ? attributes?.pointee.st_gid : nil
             let handle = info?.pointee.fh
             FUSERequest(req).respond("setattr") { fs, _ in
                 .attributes(
                     try await fs.setAttributes(
-                        inode, size: size, modified: modified, owner: owner, group: group, handle: handle),
+                        inode, size: size, modified: modified, accessed: accessed, permissions: permissions,
+                        owner: owner, group: group,
+                        handle: handle),
                     timeout: fs.configuration.attributeCacheTTL.timeInterval)
             }
         }
         // Links need what WOPI cannot carry: EPERM, as POSIX has it for a file system without links.
         ops.symlink = { req, _, _, _ in fuse_reply_err(req, EPERM) }
         ops.link = { req, _, _, _ in fuse_reply_err(req, EPERM) }
-        ops.mkdir = { req, parent, name, _ in
+        ops.mkdir = { req, parent, name, mode in
             guard let req, let rawName = name else { return }
             let name = String(cString: rawName)
-            FUSERequest(req).respond("mkdir") { fs, _ in .entry(try await fs.makeDirectory(parent: parent, name: name))
+            let request = FUSERequest(req)
+            let caller = request.caller
+            request.respond("mkdir") { fs, _ in
+                .entry(try await fs.makeDirectory(parent: parent, name: name, permissions: mode, caller: caller))
             }
         }
         ops.unlink = { req, parent, name in
@@ -91,7 +98,18 @@ enum LowLevelOperations {
     static func requestedModificationTime(_ attributes: UnsafeMutablePointer<stat>?, _ toSet: Int32) -> Date? {
         if toSet & FUSE_SET_ATTR_MTIME_NOW != 0 { return Date() }
         guard toSet & FUSE_SET_ATTR_MTIME != 0, let time = attributes?.pointee.st_mtim else { return nil }
-        return Date(timeIntervalSince1970: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1_000_000_000)
+        return date(of: time)
+    }
+
+    /// The access time a `setattr` asks for: a given time, "now", or `nil` when it leaves the time alone.
+    static func requestedAccessTime(_ attributes: UnsafeMutablePointer<stat>?, _ toSet: Int32) -> Date? {
+        if toSet & FUSE_SET_ATTR_ATIME_NOW != 0 { return Date() }
+        guard toSet & FUSE_SET_ATTR_ATIME != 0, let time = attributes?.pointee.st_atim else { return nil }
+        return date(of: time)
+    }
+
+    private static func date(of time: timespec) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(time.tv_sec) + TimeInterval(time.tv_nsec) / 1_000_000_000)
     }
 
     private static func installFileOperations(_ ops: inout fuse_lowlevel_ops) {
@@ -100,12 +118,15 @@ enum LowLevelOperations {
             let flags = info.pointee.flags
             FUSERequest(req).respond("open") { fs, _ in .opened(handle: try await fs.open(inode, flags: flags)) }
         }
-        ops.create = { req, parent, name, _, info in
+        ops.create = { req, parent, name, mode, info in
             guard let req, let rawName = name, let info else { return }
             let name = String(cString: rawName)
             let flags = info.pointee.flags
-            FUSERequest(req).respond("create") { fs, _ in
-                let (entry, handle) = try await fs.create(parent: parent, name: name, flags: flags)
+            let request = FUSERequest(req)
+            let caller = request.caller
+            request.respond("create") { fs, _ in
+                let (entry, handle) = try await fs.create(
+                    parent: parent, name: name, flags: flags, permissions: mode, caller: caller)
                 return .created(entry, handle: handle)
             }
         }

@@ -32,6 +32,13 @@ extension WOPIClient {
                 .notFound, "\(what): no such item (or it is not visible to this user); it may have been deleted.",
                 status: status, serverError: serverError)
         case 409:
+            if let mechanism = header(WOPIHeader.conflictingMechanism), header(WOPIHeader.lock) == nil {
+                return WOPIClientError(
+                    .lockConflict,
+                    "\(what): the file is held under another lock mechanism (\(mechanism)); wait until it is "
+                        + "released, or join it with that mechanism.", status: status, currentLock: "",
+                    lockFailureReason: header(WOPIHeader.lockFailureReason), serverError: serverError)
+            }
             if let lock = header(WOPIHeader.lock) {
                 let conflict = WOPIClientError.lockConflict(
                     currentLock: lock, reason: header(WOPIHeader.lockFailureReason), status: status)
@@ -56,6 +63,14 @@ extension WOPIClient {
             return WOPIClientError(
                 .badRequest, "\(what): the host says the request is malformed.", status: status,
                 serverError: serverError)
+        case 412 where header(WOPIHeader.sequenceNumber) != nil:
+            var conflict = WOPIClientError(
+                .sequenceConflict,
+                "\(what): the file changed on the host since it was read here (its sequence number is now "
+                    + "\(header(WOPIHeader.sequenceNumber) ?? "")); nothing was written. Download it again, merge, "
+                    + "and save again.", status: status, serverError: serverError)
+            conflict.currentSequenceNumber = header(WOPIHeader.sequenceNumber).flatMap { Int64($0) }
+            return conflict
         case 412:
             return WOPIClientError(
                 .preconditionFailed, "\(what): the file is larger than the maximum size asked for.", status: status,

@@ -1,0 +1,175 @@
+import Foundation
+import NIOCore
+import Testing
+import WOPIChunking
+import WOPIClient
+import WOPIModels
+import WOPIStorage
+import WOPITestSupport
+
+/// Incremental transfer through `WOPIClient.upload`/`download` and a ``ChunkCache`` against a live
+/// `wopi-host serve` (real sockets), with and without co-authoring (which advertises incremental transfer).
+@Suite struct IncrementalTransferTests {
+    /// A served host, with `--coauthoring` when `plus`, and a file token for Welcome.docx.
+    static func withHost(
+        plus: Bool, _ body: @Sendable (WOPIResource, TemporaryDirectory) async throws -> Void
+    ) async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let arguments =
+            plus
+            ? [
+                "--coauthoring", "--real-time-channel-url", "http://127.0.0.1:9/rtc",
+                "--collaboration-service-url", "http://127.0.0.1:9/collab",
+            ] : []
+        let process = try HostProcess(dataDirectory: directory.url, extraArguments: arguments)
+        _ = try await process.waitUntilListening()
+        do {
+            let token = try await HostProcess.token(data: directory.url, file: "Welcome.docx")
+            try await body(
+                try WOPIResource(endpoint: URL(string: token.wopiSrc)!, accessToken: token.accessToken), directory)
+        } catch {
+            await process.stop()
+            throw error
+        }
+        await process.stop()
+    }
+
+    /// Writes a zip at `path`: a 2 MiB stored entry of seeded random bytes and a small text entry `text`.
+    static func writeZip(_ path: String, text: String) async throws {
+        let script = """
+            from random import Random
+            from sys import argv
+            from zipfile import ZipFile, ZIP_STORED
+            rng = Random(7)
+            with ZipFile(argv[1], "w", ZIP_STORED) as z:
+                z.writestr("media/big.bin", bytes(rng.getrandbits(8) for _ in range(2 * 1024 * 1024)))
+                z.writestr("word/document.xml", argv[2])
+            """
+        let result = try await ChildProcess.run(
+            URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, path, text])
+        #expect(result.status == 0, "\(result.error)")
+    }
+
+    static func cache(in directory: TemporaryDirectory, _ name: String) throws -> ChunkCache {
+        try ChunkCache(directory: directory.url.appendingPathComponent("cache-\(name)"))
+    }
+
+    @Test("an edit sends and fetches only the changed chunks; the host's bytes are the local file's")
+    func smallEditCrossesTheWireAlone() async throws {
+        try await Self.withHost(plus: true) { file, directory in
+            try await withClient { client in
+                let local = directory.appending("local.docx").path
+                try await Self.writeZip(local, text: "<p>first</p>")
+                let lockID = "incremental-\(UUID())"
+                try await client.lock(file, lockID: lockID)
+                let mine = try Self.cache(in: directory, "mine")
+                let first = try await client.upload(
+                    URL(fileURLWithPath: local), to: file, lock: .wopi(lockID), cache: mine)
+                #expect(first.incremental)
+                #expect(first.wireBytes > first.fileBytes, "the first upload sends every chunk")
+                try await Self.writeZip(local, text: "<p>second, edited</p>")
+                let second = try await client.upload(
+                    URL(fileURLWithPath: local), to: file, lock: .wopi(lockID), cache: mine)
+                #expect(second.incremental)
+                #expect(second.wireBytes < second.fileBytes / 20, "\(second)")
+                try await client.unlock(file, lockID: lockID)
+
+                // A second client downloads everything once, then only what changed.
+                let theirs = try Self.cache(in: directory, "theirs")
+                let copy = directory.appending("copy.docx")
+                let full = try await client.download(file, to: copy, cache: theirs)
+                #expect(full.incremental && full.chunksTransferred == full.chunks)
+                #expect(FileManager.default.contents(atPath: copy.path) == FileManager.default.contents(atPath: local))
+                try await client.lock(file, lockID: lockID)
+                try await Self.writeZip(local, text: "<p>third</p>")
+                _ = try await client.upload(URL(fileURLWithPath: local), to: file, lock: .wopi(lockID), cache: mine)
+                try await client.unlock(file, lockID: lockID)
+                let delta = try await client.download(file, to: copy, cache: theirs)
+                #expect(delta.incremental && delta.chunksTransferred < delta.chunks, "\(delta)")
+                #expect(delta.wireBytes < delta.fileBytes / 20, "\(delta)")
+                #expect(FileManager.default.contents(atPath: copy.path) == FileManager.default.contents(atPath: local))
+                // GetFile serves the same bytes.
+                let served = Data(try await client.getFile(file).body.collect(upTo: 1 << 26).readableBytesView)
+                #expect(served == FileManager.default.contents(atPath: local))
+            }
+        }
+    }
+
+    @Test("a host without incremental transfer gets GetFile/PutFile with the same result")
+    func fallbackWithoutCSPPPlus() async throws {
+        try await Self.withHost(plus: false) { file, directory in
+            try await withClient { client in
+                let local = directory.appending("local.docx").path
+                try await Self.writeZip(local, text: "<p>plain</p>")
+                let lockID = "fallback-\(UUID())"
+                try await client.lock(file, lockID: lockID)
+                let cache = try Self.cache(in: directory, "fallback")
+                let up = try await client.upload(
+                    URL(fileURLWithPath: local), to: file, lock: .wopi(lockID), cache: cache)
+                try await client.unlock(file, lockID: lockID)
+                #expect(!up.incremental && up.wireBytes == up.fileBytes)
+                let copy = directory.appending("copy.docx")
+                let down = try await client.download(file, to: copy, cache: cache)
+                #expect(!down.incremental && down.wireBytes == down.fileBytes)
+                #expect(FileManager.default.contents(atPath: copy.path) == FileManager.default.contents(atPath: local))
+            }
+        }
+    }
+
+    @Test("a corrupted cache entry is fetched again; the downloaded file is whole")
+    func corruptedCacheEntry() async throws {
+        try await Self.withHost(plus: true) { file, directory in
+            try await withClient { client in
+                let local = directory.appending("local.docx").path
+                try await Self.writeZip(local, text: "<p>cached</p>")
+                let lockID = "corrupt-\(UUID())"
+                try await client.lock(file, lockID: lockID)
+                let cache = try Self.cache(in: directory, "corrupt")
+                _ = try await client.upload(URL(fileURLWithPath: local), to: file, lock: .wopi(lockID), cache: cache)
+                try await client.unlock(file, lockID: lockID)
+                // Damage every chunk file the cache holds, as a disk error would.
+                let chunks = cache.directory.appendingPathComponent("chunks").path
+                for relative in FileManager.default.subpaths(atPath: chunks) ?? [] where relative.contains("/") {
+                    let handle = try FileHandle(forUpdating: URL(fileURLWithPath: chunks + "/" + relative))
+                    try handle.write(contentsOf: [0xFF, 0x00, 0xFF])
+                    try handle.close()
+                }
+                let copy = directory.appending("copy.docx")
+                let figures = try await client.download(file, to: copy, cache: cache)
+                #expect(FileManager.default.contents(atPath: copy.path) == FileManager.default.contents(atPath: local))
+                #expect(figures.wireBytes >= figures.fileBytes, "the damaged chunks crossed the wire again")
+            }
+        }
+    }
+
+    @Test("two clients: the second upload after the first gets sequenceConflict and overwrites nothing")
+    func sequenceRaceBetweenTwoClients() async throws {
+        try await Self.withHost(plus: true) { file, directory in
+            try await withClient { client in
+                let local = directory.appending("local.docx").path
+                try await Self.writeZip(local, text: "<p>base</p>")
+                let lockID = "race-\(UUID())"
+                try await client.lock(file, lockID: lockID)
+                let cacheA = try Self.cache(in: directory, "a")
+                let cacheB = try Self.cache(in: directory, "b")
+                _ = try await client.upload(URL(fileURLWithPath: local), to: file, lock: .wopi(lockID), cache: cacheA)
+                // Both clients read the same version.
+                _ = try await client.download(file, to: directory.appending("b.docx"), cache: cacheB)
+                try await Self.writeZip(local, text: "<p>A's edit</p>")
+                _ = try await client.upload(URL(fileURLWithPath: local), to: file, lock: .wopi(lockID), cache: cacheA)
+                let aSaved = FileManager.default.contents(atPath: local)
+                let other = directory.appending("b-local.docx").path
+                try await Self.writeZip(other, text: "<p>B's edit</p>")
+                let refused = await #expect(throws: WOPIClientError.self) {
+                    try await client.upload(URL(fileURLWithPath: other), to: file, lock: .wopi(lockID), cache: cacheB)
+                }
+                #expect(refused?.code == .sequenceConflict, "\(String(describing: refused))")
+                #expect(refused?.currentSequenceNumber != nil)
+                try await client.unlock(file, lockID: lockID)
+                let served = Data(try await client.getFile(file).body.collect(upTo: 1 << 26).readableBytesView)
+                #expect(served == aSaved, "A's save is intact")
+            }
+        }
+    }
+}
