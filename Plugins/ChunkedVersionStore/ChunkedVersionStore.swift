@@ -144,21 +144,3 @@ extension ChunkedVersionStore {
         return ContentChunkList(version: file.version, isZip: layout[2].integer == 1, chunks: chunks)
     }
 }
-
-extension ContentChunkList {
-    /// The chunk list of `content`, cut as the engine cuts what it stores.
-    init(cutting content: ByteStream, version: String) async throws {
-        var chunker = ZipChunker()
-        var chunks: [ContentChunk] = []
-        var offset: Int64 = 0
-        func collect(_ events: [ChunkEvent]) {
-            for case .chunkEnd(let id, let length) in events {
-                chunks.append(ContentChunk(id: id, offset: offset, length: length))
-                offset += length
-            }
-        }
-        for try await buffer in content { collect(chunker.consume(buffer)) }
-        collect(chunker.finish())
-        self.init(version: version, isZip: chunker.isZip && !chunks.isEmpty, chunks: chunks)
-    }
-}

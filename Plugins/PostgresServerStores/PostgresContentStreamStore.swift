@@ -1,6 +1,7 @@
 import JSONRecordCodec
 import PostgresNIO
 public import PostgresStorage
+import ServerStoreTables
 public import WOPIServer
 public import WOPIStorage
 
@@ -12,18 +13,7 @@ public import WOPIStorage
 /// update guarded by the expected sequence number), so two hosts never both win.
 public final class PostgresContentStreamStore: ContentStreamStore {
     /// The table of the content stream store.
-    public static let schema: PostgresSchema = {
-        var schema = PostgresSchema(name: "content_streams")
-        schema.registerMigration(
-            "v1",
-            statements: [
-                """
-                CREATE TABLE content_streams (
-                  file_id TEXT PRIMARY KEY, sequence_number BIGINT NOT NULL, record TEXT NOT NULL)
-                """
-            ])
-        return schema
-    }()
+    public static let schema: PostgresSchema = .init(StoreTables.contentStreams)
 
     /// The database the records live in.
     public let database: PostgresPool

@@ -1,6 +1,7 @@
 import GRDB
 import JSONRecordCodec
 public import SQLiteStorage
+import ServerStoreTables
 public import WOPIServer
 public import WOPIStorage
 
@@ -12,17 +13,7 @@ public import WOPIStorage
 /// column, the record as JSON. A compare-and-swap is one write transaction.
 public final class SQLiteContentStreamStore: ContentStreamStore {
     /// The table of the content stream store.
-    public static let schema: SQLiteSchema = {
-        var schema = SQLiteSchema(name: "content_streams")
-        schema.registerMigration("v1") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE content_streams (
-                      file_id TEXT PRIMARY KEY NOT NULL, sequence_number INTEGER NOT NULL, record TEXT NOT NULL)
-                    """)
-        }
-        return schema
-    }()
+    public static let schema: SQLiteSchema = .init(StoreTables.contentStreams)
 
     /// The database the records live in.
     public let database: SQLiteDatabase

@@ -119,4 +119,19 @@ extension StoreTables {
                 ["CREATE TABLE signing_keys (name TEXT PRIMARY KEY NOT NULL, key \(sql.bytes) NOT NULL)"]
             }
         ])
+
+    /// The alternate content streams, content properties and sequence number of each file (a `ContentStreamStore`,
+    /// CSPP Plus): one row per file, the sequence number in a column, the record as JSON.
+    package static let contentStreams = StoreTables(
+        name: "content_streams",
+        migrations: [
+            Migration("v1") { _ in
+                [
+                    """
+                    CREATE TABLE content_streams (
+                      file_id TEXT PRIMARY KEY NOT NULL, sequence_number BIGINT NOT NULL, record TEXT NOT NULL)
+                    """
+                ]
+            }
+        ])
 }

@@ -39,22 +39,6 @@ actor ContentChunkListCache {
 }
 
 extension ContentChunkList {
-    /// Cuts `content` (the bytes of `version`) with ``ZipChunker``, reading it once in constant memory.
-    static func cutting(_ content: ByteStream, version: String) async throws -> ContentChunkList {
-        var chunker = ZipChunker()
-        var chunks: [ContentChunk] = []
-        var offset: Int64 = 0
-        func collect(_ events: [ChunkEvent]) {
-            for case .chunkEnd(let id, let length) in events {
-                chunks.append(ContentChunk(id: id, offset: offset, length: length))
-                offset += length
-            }
-        }
-        for try await buffer in content { collect(chunker.consume(buffer)) }
-        collect(chunker.finish())
-        return ContentChunkList(version: version, isZip: chunker.isZip, chunks: chunks)
-    }
-
     /// The scheme the list was cut by.
     var scheme: ChunkingScheme { isZip ? .zip : .fullFile }
 
@@ -79,7 +63,7 @@ extension WOPIHost {
             return known
         }
         let content = try await storage.readFile(file)
-        let list = try await ContentChunkList.cutting(content.body, version: content.metadata.version)
+        let list = try await ContentChunkList(cutting: content.body, version: content.metadata.version)
         await chunkListCache.remember(list, of: file)
         return list
     }

@@ -159,8 +159,13 @@ struct ContentStream {
             bytes = nil
         } else {
             let data = record.alternateStreams[streamID] ?? Data()
-            list = try await ContentChunkList.cutting(
-                ByteStream(buffer: ByteBuffer(bytes: data)), version: record.contentVersion)
+            // A stream the file does not have, or an empty one, is `Zip` with no chunk (Docs/cspp-plus.md's
+            // decisions: the validator's DownloadUnexistedStreamShouldReturnEmptyStream).
+            list =
+                data.isEmpty
+                ? ContentChunkList(version: record.contentVersion, isZip: true, chunks: [])
+                : try await ContentChunkList(
+                    cutting: ByteStream(buffer: ByteBuffer(bytes: data)), version: record.contentVersion)
             bytes = data
         }
     }
