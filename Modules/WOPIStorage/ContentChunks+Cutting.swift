@@ -1,4 +1,4 @@
-public import WOPIChunking
+import WOPIChunking
 
 extension ContentChunkList {
     /// The chunk list of `content` (the bytes of `version`), cut by ``ZipChunker`` as a chunked backend cuts what
