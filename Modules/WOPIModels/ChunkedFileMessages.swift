@@ -46,6 +46,28 @@ public struct ContentProperty: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey {
         case name = "Name", value = "Value", retention = "Retention"
+        /// The name Microsoft's "chunk-streams" page gives the retention; the validator sends `Retention`.
+        case documentedRetention = "ContentPropertyRetention"
+    }
+
+    /// Reads a property; its retention is `Retention` (what the validator sends and WOPIKit writes) or
+    /// `ContentPropertyRetention` (the documented name), `DeleteOnContentChange` when neither is sent.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        value = try container.decode(String.self, forKey: .value)
+        retention =
+            try container.decodeIfPresent(ContentPropertyRetention.self, forKey: .retention)
+            ?? container.decodeIfPresent(ContentPropertyRetention.self, forKey: .documentedRetention)
+            ?? .deleteOnContentChange
+    }
+
+    /// Writes the property with its retention as `Retention`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(value, forKey: .value)
+        try container.encode(retention, forKey: .retention)
     }
 }
 
