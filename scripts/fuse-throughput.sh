@@ -13,24 +13,8 @@ else
   swift build -c release --product wopi >&2
   bin=$(swift build -c release --show-bin-path)
 fi
-work=$(mktemp -d /tmp/wopikit-fuse-bench.XXXXXX)
-cleanup() {
-  fusermount3 -uz "$work/mnt" 2>/dev/null || true
-  [ -n "${mount_pid:-}" ] && kill "$mount_pid" 2>/dev/null || true
-  [ -n "${host_pid:-}" ] && kill "$host_pid" 2>/dev/null || true
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-"$bin/wopi-host" serve --demo --data "$work/data" --port 0 --log-level warning >"$work/serve.log" 2>&1 &
-host_pid=$!
-for _ in $(seq 100); do grep -q '^listening on' "$work/serve.log" && break; sleep 0.1; done
-url=$(grep '^listening on' "$work/serve.log" | cut -d' ' -f3)
-
-# Sign in as the demo user with a scripted browser (curl submits the sign-in form).
-export XDG_CONFIG_HOME="$work/config" BROWSER="$PWD/scripts/demo-browser.sh"
-"$bin/wopi" login "$url/wopibootstrapper" >/dev/null
+source scripts/demo-host.sh
+demo_host "$bin" fuse-bench
 
 head -c $((size_mib * 1024 * 1024)) /dev/urandom >"$work/payload.bin"
 seconds() { local start=$(date +%s.%N); "$@" >/dev/null; awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }'; }
@@ -41,10 +25,7 @@ direct_get=$(seconds "$bin/wopi" get Documents/direct.bin "$work/direct-back.bin
 cmp "$work/payload.bin" "$work/direct-back.bin"
 "$bin/wopi" put "$work/payload.bin" Documents/for-mount-read.bin >/dev/null
 
-mkdir -p "$work/mnt"
-"$bin/wopi" mount "$work/mnt" >"$work/mount.log" 2>&1 &
-mount_pid=$!
-for _ in $(seq 100); do grep -q " $work/mnt " /proc/self/mounts && break; sleep 0.1; done
+demo_mount "$bin"
 # Write: dd returns after close(), which uploads with the lock (the whole save, as an editor sees it).
 mount_write=$(seconds dd if="$work/payload.bin" of="$work/mnt/Documents/mount.bin" bs=1M status=none)
 mount_read=$(seconds dd if="$work/mnt/Documents/for-mount-read.bin" of="$work/mount-back.bin" bs=1M status=none)
