@@ -516,11 +516,11 @@ def main():
             shutil.rmtree(workdir, ignore_errors=True)
         loads.append(load_average())
         build = "release" if "/release" in os.path.realpath(bin_dir) else "debug"
-        report = "\n".join([
+        text = "\n".join([
             f"### {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {build} build, instrumentation only",
             "", f"Machine: {machine()}. Versions: {versions()}. Load average (1 min) at the start and the end: "
             f"{', '.join(loads)}.", "", instrumentation_report(figures, seconds), ""])
-        print("\n" + report)
+        print("\n" + text)
         return
     try:
         hosts = {}
