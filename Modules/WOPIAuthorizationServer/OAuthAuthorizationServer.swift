@@ -73,7 +73,7 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
         self.logger = logger
         self.now = now
         self.metrics = SignInMetrics(factory: configuration.metricsFactory ?? MetricsSystem.factory)
-        self.decoyHash = (try? configuration.passwordHasher.hash(OAuthTokenHash.randomToken())) ?? ""
+        self.decoyHash = configuration.passwordHasher.decoyHash()
     }
 
     /// The paths this server answers, for adapters that mount it.

@@ -22,9 +22,21 @@ struct PutChunkedFileCrashTests {
         TestZip.make(
             (0..<12).map { entry in
                 let seed = entry < 6 ? index &* 7 &+ generation &* 101 &+ entry : index &* 7 &+ entry
-                return ("part\(entry).xml", (0..<(256 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ seed) })
+                return ("part\(entry).xml", pattern(seed: seed))
             })
     }
+
+    /// 256 KiB of a pattern of `seed`, written through a pointer: a debug build's `map` over the range made these
+    /// patterns most of the test's time.
+    static func pattern(seed: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: 256 * 1024) { buffer, count in
+            for offset in 0..<buffer.count { buffer[offset] = UInt8(truncatingIfNeeded: offset &* 31 &+ seed) }
+            count = buffer.count
+        }
+    }
+
+    /// Both versions of every file, made once.
+    static let versions = (0..<files).map { (old: content($0, generation: 0), new: content($0, generation: 1)) }
 
     /// The PutChunkedFile body that takes a file from `old` to `new` (only the chunks the host lacks).
     static func putBody(old: [UInt8], new: [UInt8]) throws -> ByteBuffer {
@@ -55,7 +67,7 @@ struct PutChunkedFileCrashTests {
             var requests: [(url: String, body: ByteBuffer, headers: [(String, String)])] = []
             for index in 0..<Self.files {
                 let local = directory.url.appendingPathComponent("seed-\(index).zip")
-                try Data(Self.content(index, generation: 0)).write(to: local)
+                try Data(Self.versions[index].old).write(to: local)
                 _ = try await HostProcess.run(
                     ["import", "--data", directory.url.path, "--user", "demo", local.path, "Crash/file-\(index).xlsx"])
                 let token = try await HostProcess.token(data: directory.url, file: "Crash/file-\(index).xlsx")
@@ -72,8 +84,7 @@ struct PutChunkedFileCrashTests {
                 requests.append(
                     (
                         Self.url(token, base: base, "/contents"),
-                        try Self.putBody(
-                            old: Self.content(index, generation: 0), new: Self.content(index, generation: 1)),
+                        try Self.putBody(old: Self.versions[index].old, new: Self.versions[index].new),
                         [
                             ("X-WOPI-Override", "PUT_CHUNKED_FILE"), ("X-WOPI-SequenceNumber", number),
                             ("X-WOPI-CoauthLockId", "crash-\(index)"),
@@ -113,8 +124,7 @@ struct PutChunkedFileCrashTests {
                 let token = try await HostProcess.token(data: directory.url, file: "Crash/file-\(index).xlsx")
                 let reply = try await TestHTTP.send(.GET, Self.url(token, base: base, "/contents"))
                 #expect(reply.status == 200)
-                let old = Self.content(index, generation: 0)
-                let new = Self.content(index, generation: 1)
+                let (old, new) = Self.versions[index]
                 if statuses[index] == 200 {
                     #expect(reply.bytes == new, "file \(index) was acknowledged but is not the whole new version")
                 } else {

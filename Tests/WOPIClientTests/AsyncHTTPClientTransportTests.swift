@@ -1,4 +1,6 @@
+import AsyncHTTPClient
 import Foundation
+import NIOCore
 import Testing
 import WOPIClient
 import WOPIServer
@@ -44,10 +46,17 @@ struct AsyncHTTPClientTransportTests {
                 let forged = try WOPIResource(endpoint: live.endpoint("containers", root.id), accessToken: "forged")
                 let error = await clientError { try await client.checkContainerInfo(forged) }
                 #expect(error?.code == .unauthorized && error?.status == 401)
-                // Port 1 on the loopback interface: nothing listens there.
+            }
+            // Port 1 on the loopback interface: nothing listens there. AsyncHTTPClient retries a refused connection
+            // until its connect timeout, so this client's is 1 s instead of the default 10 s.
+            var configuration = AsyncHTTPClientTransport.defaultConfiguration
+            configuration.timeout.connect = .seconds(1)
+            let impatient = AsyncHTTPClientTransport(configuration: configuration)
+            try await withClient(over: impatient) { client in
                 let nowhere = try WOPIResource(string: "http://127.0.0.1:1/wopi/files/1?access_token=t")
                 #expect(await clientError { try await client.checkFileInfo(nowhere) }?.code == .transport)
             }
+            try await impatient.shutdown()
         }
     }
 }

@@ -89,6 +89,14 @@ struct ChunkedTransferTests {
         ("xl/sheet1.xml", Array(repeating: 0x41, count: 5000)),
     ])
 
+    /// The test zips carry real CRC-32s, so any zip reader takes them: the CRC catalogue's check value, and zlib's
+    /// `crc32` of a pangram.
+    @Test func testZipsCarryTheStandardCRC32() {
+        #expect(TestZip.crc32(Array("123456789".utf8)) == 0xCBF4_3926)
+        #expect(TestZip.crc32([]) == 0)
+        #expect(TestZip.crc32(Array("The quick brown fox jumps over the lazy dog".utf8)) == 0x414F_A339)
+    }
+
     @Test func withoutCoauthoringEveryChunkedOperationIsNotImplemented() async throws {
         try await TestHost.run { wopi in
             let file = try await wopi.seedFile("Plan.docx")

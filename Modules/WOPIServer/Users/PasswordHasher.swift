@@ -23,14 +23,29 @@ public struct PasswordHasher: Sendable {
 
     /// Hashes a password with a new random salt.
     public func hash(_ password: String) throws -> String {
-        var salt = [UInt8](repeating: 0, count: 16)
-        var generator = SystemRandomNumberGenerator()
-        for index in salt.indices { salt[index] = generator.next() }
+        let salt = Self.randomBytes(16)
         let key = try derive(password, salt: salt, logN: logN, r: blockSize, p: parallelism)
-        return [
+        return format(salt: salt, key: Array(key))
+    }
+
+    /// A well-formed hash of this hasher's cost that no password matches: a random salt and a random key. Verifying
+    /// any password against it costs exactly what a wrong password costs against a real hash, so a server checks it
+    /// when the user is unknown, and no answer's timing tells whether an account exists. It is made without
+    /// hashing: a server that made it by hashing a random password spent one scrypt run at every start.
+    package func decoyHash() -> String {
+        format(salt: Self.randomBytes(16), key: Self.randomBytes(32))
+    }
+
+    private func format(salt: [UInt8], key: [UInt8]) -> String {
+        [
             "scrypt", String(logN), String(blockSize), String(parallelism),
-            Data(salt).base64EncodedString(), key.base64EncodedString(),
+            Data(salt).base64EncodedString(), Data(key).base64EncodedString(),
         ].joined(separator: "$")
+    }
+
+    private static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in generator.next() }
     }
 
     /// Whether `password` matches `hash`; `false` for a malformed hash.
