@@ -39,9 +39,13 @@ enum DemoSeed {
     /// CLI's (public, PKCE, loopback). Returns the lines to print.
     static func registerClients(in store: any OAuthStore, directory: DataDirectory) async throws -> String {
         let secret = randomSecret()
+        // The secret is 256 random bits, which no one can guess however fast the hash: scrypt's cost is there to
+        // slow down guessing human passwords. N = 2^10 instead of the default 2^15 makes each of Office's token
+        // requests hash 32 times less (about 3 ms instead of 100), and seeding a data directory faster.
         try await store.saveClient(
             try OAuthClient.confidential(
-                id: "office", secret: secret, redirectURIs: ["https://localhost"], name: "Microsoft Office"))
+                id: "office", secret: secret, redirectURIs: ["https://localhost"], name: "Microsoft Office",
+                hasher: PasswordHasher(logN: 10)))
         try await store.saveClient(
             try OAuthClient(
                 id: "wopi-cli", kind: .public,
