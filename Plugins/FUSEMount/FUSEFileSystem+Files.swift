@@ -9,7 +9,8 @@ extension FUSEFileSystem {
     func open(_ inode: UInt64, flags: Int32) async throws -> UInt64 {
         let id = try inodes.requireItem(for: inode)
         guard flags & O_ACCMODE != O_RDONLY else {
-            return openFiles.add(.init(itemID: id, session: nil, reader: StreamingReader(backend: backend, itemID: id)))
+            let reader = StreamingReader(backend: backend, itemID: id, cacheDirectory: configuration.cacheDirectory)
+            return openFiles.add(.init(itemID: id, session: nil, reader: reader))
         }
         try checkWritable()
         let file = try await backend.file(id)
