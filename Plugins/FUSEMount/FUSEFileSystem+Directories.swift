@@ -53,7 +53,12 @@ extension FUSEFileSystem {
         let item = try await child(named: name, in: parentID)
         guard case .file = item else { throw FileSystemFailure(EISDIR, "\"\(name)\" is a directory.") }
         defer { directoryCache.invalidate(parentID) }
-        openFiles.session(for: item.id)?.markUnlinked()
+        if let session = openFiles.session(for: item.id) {
+            session.markUnlinked()
+        } else {
+            // A file closed just now may still be uploading and holding its lock: delete what it saved.
+            await openFiles.finishing(item.id)?.value
+        }
         try await backend.delete(item.id)
         keptAttributes.forget(item.id)
         changedEntries(of: parentID, at: configuration.now())

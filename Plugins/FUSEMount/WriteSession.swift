@@ -42,6 +42,8 @@ final class WriteSession: Sendable {
         var prepared: Task<Void, any Error>?
         var lastUpload: Task<Void, any Error>?
         var refresher: Task<Void, Never>?
+        /// Whether the content started empty (`O_TRUNC`).
+        var truncatedAtOpen = false
     }
 
     /// The file this session edits.
@@ -126,6 +128,7 @@ final class WriteSession: Sendable {
             metadata = content.metadata
         }
         let truncated = if case .truncate = preparation { true } else { false }
+        state.withLockedValue { $0.truncatedAtOpen = truncated }
         try update { try $0.loaded(metadata, truncated: truncated) }
     }
 
@@ -162,6 +165,11 @@ final class WriteSession: Sendable {
     var localSize: Int64? {
         guard isReady else { return nil }
         return try? cache.size()
+    }
+
+    /// Whether the file was opened with `O_TRUNC` and its working copy is still empty.
+    var isEmptyAfterTruncation: Bool {
+        state.withLockedValue { $0.truncatedAtOpen } && localSize == 0
     }
 
     /// When the working copy last changed (or the file's modification time at open).
