@@ -22,6 +22,43 @@ extension RealMountTests {
             await proxy.stop()
         }
 
+        @Test("an editor's save by rename costs one upload of the new file, not three whole transfers")
+        func saveByRenameGoesThroughALocalCopy() async throws {
+            let proxy = try await CountingProxy.start()
+            let stack = try await RemoteMountTests.Stack.start(incremental: true, proxy: proxy)
+            do {
+                let original = stack.directory.appending("original.pptx")
+                let edited = stack.directory.appending("edited.pptx")
+                try TestZip.write(original.path, text: "<p>first</p>", media: 6)
+                try TestZip.write(edited.path, text: "<p>first, edited</p>", media: 6)
+                let size = Int64(try Data(contentsOf: edited).count)
+                try #require(try await stack.shell("cp '\(original.path)' \"$M/Deck.pptx\"").status == 0)
+                let before = proxy.counts
+                // The editor writes a temporary file and renames it over the document (a WOPI host cannot rename
+                // over, so the mount writes the temporary file's content into the document and deletes it).
+                let save = try await stack.shell(
+                    "cp '\(edited.path)' \"$M/.Deck.pptx.tmp\" && mv \"$M/.Deck.pptx.tmp\" \"$M/Deck.pptx\"")
+                let used = proxy.counts.since(before)
+                try #require(save.status == 0, "\(save.error)")
+                print(
+                    "IncrementalMountTests: save by rename of \(size) bytes: sent \(used.sent), received \(used.received)"
+                )
+                // The temporary file is new to the host and goes whole; reading it back and writing it into the
+                // document move only what the chunk cache and the host lack.
+                #expect(used.sent < size + size / 10, "\(used)")
+                #expect(used.received < size / 20, "\(used)")
+                let fetched = stack.directory.appending("fetched.pptx")
+                #expect(try await stack.wopi("get", "Deck.pptx", fetched.path).status == 0)
+                #expect(try Data(contentsOf: fetched) == Data(contentsOf: edited))
+            } catch {
+                await stack.stop()
+                await proxy.stop()
+                throw error
+            }
+            await stack.stop()
+            await proxy.stop()
+        }
+
         static func editAndRead(_ stack: RemoteMountTests.Stack, _ proxy: CountingProxy) async throws {
             let original = stack.directory.appending("original.pptx")
             let edited = stack.directory.appending("edited.pptx")
