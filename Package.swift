@@ -516,6 +516,7 @@ let package = Package(
                 .nioConcurrencyHelpers,
                 .nioCore,
                 .nioHTTP1,
+                .nioPosix,
             ],
             path: "Tests/WOPITestSupport",
             swiftSettings: swiftSettings

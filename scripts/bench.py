@@ -15,6 +15,8 @@ reads, which caps what it can measure).
                                      checks that every scenario works (exit status), not its figures
     scripts/bench.py --instrumentation-only
                                      only what metrics and tracing cost a CheckFileInfo (see `instrumentation`)
+    scripts/bench.py --office-only   only issue 25's Office documents through incremental transfer (bytes at the
+                                     socket; see `office_documents`)
 """
 import argparse
 import datetime
@@ -28,6 +30,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 
@@ -482,12 +485,18 @@ def main():
     parser.add_argument("--host-binary", help="the wopi-host to measure (default: the one in --bin)")
     parser.add_argument("--instrumentation-only", action="store_true",
                         help="only the instrumentation comparison (CheckFileInfo with metrics and traces off and on)")
+    parser.add_argument("--office-only", action="store_true",
+                        help="only the Office documents through incremental transfer (issue 25)")
     options = parser.parse_args()
+    office_mib = 1 if options.smoke else 10
     seconds = options.seconds or (1 if options.smoke else 10)
     sizes = options.size_mib or ([1] if options.smoke else [10, 1024])
     children_count = options.children or (50 if options.smoke else 1000)
     configuration = "debug" if options.smoke else "release"
     bin_dir = options.bin or run(["swift", "build", "-c", configuration, "--show-bin-path"], cwd=ROOT).strip()
+    if options.office_only:
+        office_only(bin_dir, office_mib)
+        return
     for tool in ("wrk", "nginx", "dd"):
         if not shutil.which(tool):
             raise BenchFailure(f"{tool} is missing; run scripts/install-deps.sh --test")
@@ -589,13 +598,16 @@ def main():
             transfers, transfer_problem, dd_rates = measure_transfers(
                 bench, options.host_binary or os.path.join(bin_dir, "wopi-host"), nginx, cluster, sizes, size_args, www,
                 workdir)
+        office = None
+        if not options.scenario or "Office" in options.scenario:
+            office = office_documents(bin_dir, workdir, office_mib)
         loads.append(load_average())
     finally:
         for server in servers:
             server.stop()
         shutil.rmtree(workdir, ignore_errors=True)
     report(options, scenarios, results, get_size, get_rows, sizes, transfers, transfer_problem, dd_rates, seconds,
-           bin_dir, loads, instrumented)
+           bin_dir, loads, instrumented, office)
 
 
 def measure_transfers(bench, host_binary, nginx, cluster, sizes, size_args, www, workdir):
@@ -620,7 +632,7 @@ def measure_transfers(bench, host_binary, nginx, cluster, sizes, size_args, www,
 
 
 def report(options, scenarios, results, get_size, get_rows, sizes, transfers, transfer_problem, dd_rates, seconds,
-           bin_dir, loads, instrumented):
+           bin_dir, loads, instrumented, office=None):
     """Prints the tables and, for a full run, prepends them to Docs/benchmarks.md."""
     request_rows = []
     for scenario in scenarios:
@@ -673,8 +685,12 @@ def report(options, scenarios, results, get_size, get_rows, sizes, transfers, tr
         table(["server", "size", "GetFile MiB/s", "× nginx", "PutFile MiB/s", "× dd", "Put peak RSS MiB",
                "Get peak RSS MiB"], transfer_rows),
         "",
-    ] if transfer_rows else []) + [
-    ] + ([f"**wopikit-bench failed its check**: {transfer_problem}", ""] if transfer_problem else []))
+    ] if transfer_rows else []) + ([
+        office_caption(office),
+        "",
+        office_report(office),
+        "",
+    ] if office else []) + ([f"**wopikit-bench failed its check**: {transfer_problem}", ""] if transfer_problem else []))
     print("\n" + report)
     if not options.smoke and not options.no_doc and not (options.scenario or options.no_cluster
                                                          or options.no_transfers or options.host_binary):
@@ -687,6 +703,221 @@ def report(options, scenarios, results, get_size, get_rows, sizes, transfers, tr
         print(f"prepended to {DOC}")
     if transfer_problem:
         raise BenchFailure(f"wopikit-bench: {transfer_problem}")
+
+
+# Issue 25: real Office documents through incremental transfer (`office_*` functions, kept apart from the other
+# scenarios). python3-docx writes and edits the .docx, python3-openpyxl the .xlsx, LibreOffice headless the .pptx;
+# every byte between the clients and the host is counted at the socket by a proxy.
+
+OFFICE_KINDS = ("docx", "xlsx", "pptx")
+OFFICE_GOAL = 0.05  # issue 25: at most 5% of the file's size on the wire for an edit's upload and download
+OFFICE_PYTHON = "/usr/bin/python3"  # Debian's, with the Debian packages (a python3 earlier on PATH may lack them)
+
+
+class ByteCountingProxy:
+    """A TCP proxy on 127.0.0.1 that counts every byte each way: `sent` from clients to the host, `received` back.
+    Start it first (its URL is the host's --public-url), then `forward` to the host's port."""
+
+    def __init__(self):
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.upstream = None
+        self.lock = threading.Lock()
+        self.sent = self.received = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def forward(self, port):
+        self.upstream = port
+
+    def counts(self):
+        with self.lock:
+            return self.sent, self.received
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.upstream is None:
+                client.close()
+                continue
+            host = socket.create_connection(("127.0.0.1", self.upstream))
+            threading.Thread(target=self._pump, args=(client, host, "sent"), daemon=True).start()
+            threading.Thread(target=self._pump, args=(host, client, "received"), daemon=True).start()
+
+    def _pump(self, source, target, direction):
+        try:
+            while True:
+                data = source.recv(1 << 16)
+                if not data:
+                    break
+                with self.lock:
+                    setattr(self, direction, getattr(self, direction) + len(data))
+                target.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (source, target):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                s.close()
+
+    def stop(self):
+        self.listener.close()
+
+
+def office_make(kind, path, images, edited):
+    """Writes (edited=False) or edits in place (edited=True) a document of `kind` with scripts/office-document.py,
+    run by Debian's python3, whose packages python3-docx, python3-openpyxl and python3-pil are."""
+    run([OFFICE_PYTHON, os.path.join(ROOT, "scripts", "office-document.py"), "edit" if edited else "make", kind, path,
+         str(images)], timeout=600)
+
+
+def office_documents(bin_dir, workdir, size_mib):
+    """Issue 25's measurement: for a .docx, .xlsx and .pptx of at least `size_mib` MiB, the bytes at the socket of
+    an edit's upload (`wopi put`) and of a second client's download of it (`wopi get`, its cache holding the
+    previous version), beside a full PutFile and GetFile of the same file. The host is `wopi-host serve
+    --coauthoring` on SQLite. Raises BenchFailure when the host's bytes differ from the local file."""
+    for module, package in (("docx", "python3-docx"), ("openpyxl", "python3-openpyxl"), ("PIL", "python3-pil")):
+        if subprocess.run([OFFICE_PYTHON, "-c", f"import {module}"], capture_output=True).returncode != 0:
+            raise BenchFailure(f"{package} is missing; run scripts/install-deps.sh --test")
+    if not (shutil.which("soffice") or shutil.which("libreoffice")):
+        raise BenchFailure("LibreOffice is missing; run scripts/install-deps.sh --test")
+    base = os.path.join(workdir, "office")
+    os.makedirs(base)
+    proxy = ByteCountingProxy()
+    host = Server("wopi-host (office documents)", [
+        os.path.join(bin_dir, "wopi-host"), "serve", "--demo", "--data", os.path.join(base, "data"), "--storage",
+        "sqlite", "--port", "0", "--log-level", "warning", "--coauthoring", "--real-time-channel-url",
+        "http://127.0.0.1:9/rtc", "--collaboration-service-url", "http://127.0.0.1:9/collab", "--public-url",
+        proxy.url])
+    rows = []
+    try:
+        proxy.forward(urllib.parse.urlsplit(host.wait_listening()).port)
+        wopi = os.path.join(bin_dir, "wopi")
+        editor = dict(os.environ, XDG_CONFIG_HOME=os.path.join(base, "config"),
+                      XDG_CACHE_HOME=os.path.join(base, "cache-editor"),
+                      BROWSER=os.path.join(ROOT, "scripts", "demo-browser.sh"))
+        reader = dict(editor, XDG_CACHE_HOME=os.path.join(base, "cache-reader"))
+        run([wopi, "login", proxy.url + "/wopibootstrapper"], env=editor)
+        for kind in OFFICE_KINDS:
+            work = os.path.join(base, kind)
+            os.makedirs(work)
+            local, copy = os.path.join(work, f"Report.{kind}"), os.path.join(work, f"copy.{kind}")
+            office_make(kind, local, size_mib + 1, edited=False)
+            run([wopi, "put", local, f"Report.{kind}"], env=editor)
+            run([wopi, "get", f"Report.{kind}", copy], env=reader)
+            office_make(kind, local, size_mib + 1, edited=True)
+            size = os.path.getsize(local)
+            upload = office_counted(proxy, [wopi, "put", local, f"Report.{kind}"], editor)
+            download = office_counted(proxy, [wopi, "get", f"Report.{kind}", copy], reader)
+            src, token = office_token(bin_dir, base, f"Report.{kind}")
+            full_put = office_counted(proxy, lambda: office_put_file(src, token, local))
+            served = os.path.join(work, f"served.{kind}")
+            full_get = office_counted(proxy, lambda: office_get_file(src, token, served))
+            with open(local, "rb") as a, open(copy, "rb") as b, open(served, "rb") as c:
+                mine = a.read()
+                if b.read() != mine or c.read() != mine:
+                    raise BenchFailure(f"the host's {kind} differs from the local file after the edit")
+            rows.append({"kind": kind, "size": size, "upload": upload, "download": download, "putFile": full_put,
+                         "getFile": full_get})
+            print(f"office {kind}: {size} bytes; edit up {upload}, down {download}; PutFile {full_put}, "
+                  f"GetFile {full_get}", flush=True)
+    finally:
+        host.stop()
+        proxy.stop()
+    return rows
+
+
+def office_counted(proxy, command, env=None):
+    """The bytes (both ways) at the proxy while `command` (a command line, or a function) runs."""
+    sent, received = proxy.counts()
+    if callable(command):
+        command()
+    else:
+        run(command, env=env)
+    # The proxy counts each piece before passing it on, so everything the client saw is counted by now.
+    after_sent, after_received = proxy.counts()
+    return after_sent - sent + after_received - received
+
+
+def office_token(bin_dir, base, name):
+    out = json.loads(run([os.path.join(bin_dir, "wopi-host"), "token", "--data", os.path.join(base, "data"),
+                          "--user", "demo", "--file", name]))
+    return out["wopiSrc"], out["accessToken"]
+
+
+def office_call(method, url, headers, body=None, into=None):
+    parts = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=600)
+    try:
+        connection.request(method, parts.path + "?" + parts.query, body=body, headers=headers)
+        response = connection.getresponse()
+        if into is not None and response.status == 200:
+            with open(into, "wb") as f:
+                shutil.copyfileobj(response, f)
+        answer = response.read()
+    finally:
+        connection.close()
+    if response.status != 200:
+        raise BenchFailure(f"{method} {parts.path} answered {response.status}: {answer[:300]!r}")
+
+
+def office_put_file(src, token, path):
+    """A whole-file PutFile of `path` under a lock (Lock, PutFile, Unlock)."""
+    url, lock = f"{src}?access_token={token}", {"X-WOPI-Lock": "bench-office"}
+    office_call("POST", url, {"X-WOPI-Override": "LOCK", **lock}, b"")
+    with open(path, "rb") as body:
+        office_call("POST", f"{src}/contents?access_token={token}",
+                    {"X-WOPI-Override": "PUT", "Content-Length": str(os.path.getsize(path)), **lock}, body)
+    office_call("POST", url, {"X-WOPI-Override": "UNLOCK", **lock}, b"")
+
+
+def office_get_file(src, token, into):
+    office_call("GET", f"{src}/contents?access_token={token}", {}, into=into)
+
+
+def office_report(rows):
+    """The table of `office_documents`, each figure with its share of the file's size."""
+    def share(count, size):
+        return f"{count / 1024:.0f} KiB ({100 * count / size:.1f}%)"
+
+    return table(["document", "size", "edit: upload", "edit: 2nd client's download", "PutFile", "GetFile"], [
+        [f".{row['kind']}", f"{row['size'] / 1048576:.1f} MiB", share(row["upload"], row["size"]),
+         share(row["download"], row["size"]), share(row["putFile"], row["size"]), share(row["getFile"], row["size"])]
+        for row in rows])
+
+
+def office_caption(rows):
+    return (f"Office documents through incremental transfer (issue 25): bytes at the socket, both ways, for an "
+            f"edit's `wopi put` and a second client's `wopi get`, beside a whole-file PutFile and GetFile; host "
+            f"`wopi-host serve --coauthoring`, SQLite. Goal: each edit figure at most {OFFICE_GOAL:.0%} of the size.")
+
+
+def office_only(bin_dir, size_mib):
+    """`--office-only`: the Office documents alone, printed with the date, load and build."""
+    workdir = tempfile.mkdtemp(prefix="wopikit-bench-")
+    loads = [load_average()]
+    try:
+        rows = office_documents(bin_dir, workdir, size_mib)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    loads.append(load_average())
+    build = "release" if "/release" in os.path.realpath(bin_dir) else "debug"
+    print("\n" + "\n".join([
+        f"### {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {build} build, Office documents only",
+        "", f"Machine: {machine()}. Versions: {versions()}. Load average (1 min) at the start and the end: "
+        f"{', '.join(loads)}. Command: scripts/bench.py --office-only --bin {bin_dir}.", "", office_caption(rows), "",
+        office_report(rows), ""]))
+    over = [row["kind"] for row in rows if max(row["upload"], row["download"]) > OFFICE_GOAL * row["size"]]
+    if over:
+        print(f"over the {OFFICE_GOAL:.0%} goal: {', '.join(over)}")
 
 
 if __name__ == "__main__":

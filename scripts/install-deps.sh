@@ -4,13 +4,16 @@
 #   scripts/install-deps.sh --test   plus what the test suite drives: headless Chromium, fio, curl, openssl, git, vim
 #                                    and rsync (the mount tests), Debian's python3 with Authlib (the independent OAuth
 #                                    implementation of the interop tests), wrk and nginx (the benchmark suite), and
-#                                    postgresql-15 (the PostgreSQL suites and scripts/cluster.sh, with nginx), and
-#                                    prometheus (the metrics test scrapes the example host; promtool checks the alerts)
+#                                    postgresql-15 (the PostgreSQL suites and scripts/cluster.sh, with nginx),
+#                                    prometheus (the metrics test scrapes the example host; promtool checks the alerts),
+#                                    and python3-docx, python3-openpyxl with python3-pil, and LibreOffice headless
+#                                    (the benchmark's Office documents through incremental transfer)
 set -euo pipefail
 packages=(libsqlite3-dev libcurl4-openssl-dev libssl-dev libfuse3-dev fuse3 pkg-config)
 if [ "${1:-}" = "--test" ]; then
   packages+=(chromium chromium-driver fio curl openssl git vim rsync python3 python3-authlib python3-flask
-    python3-requests wrk nginx postgresql-15 prometheus)
+    python3-requests wrk nginx postgresql-15 prometheus python3-docx python3-openpyxl python3-pil
+    libreoffice-impress-nogui)
 fi
 missing=()
 for package in "${packages[@]}"; do

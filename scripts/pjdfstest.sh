@@ -3,7 +3,7 @@
 # outside the repository, starts a `wopi-host serve --demo` (sqlite) on 127.0.0.1, signs in, mounts it as root,
 # and runs the eight groups a WOPI mount can carry inside the mounted Documents folder. Prints a Markdown table
 # of passed/planned cases per group (the figures in Docs/fuse-mount.md). Needs root, /dev/fuse, fuse3, gcc,
-# git, curl and prove (perl). Usage: scripts/pjdfstest.sh [GROUP...]
+# git, curl and prove (perl). Usage: scripts/pjdfstest.sh [GROUP...|all] (all: every group of the suite)
 # With BIN=DIR, uses the wopi-host and wopi already built there; PJDFSTEST=DIR uses an existing checkout.
 set -euo pipefail
 groups=("$@")
@@ -26,6 +26,10 @@ if [ ! -x "$suite/pjdfstest" ]; then
     HAVE_MKDIRAT HAVE_MKFIFOAT HAVE_MKNODAT HAVE_OPENAT HAVE_POSIX_FALLOCATE HAVE_READLINKAT HAVE_RENAMEAT
     HAVE_SYMLINKAT HAVE_UTIMENSAT HAVE_STRUCT_STAT_ST_ATIM HAVE_STRUCT_STAT_ST_CTIM HAVE_STRUCT_STAT_ST_MTIM)
   gcc -O2 "${defines[@]/#/-D}" -o "$suite/pjdfstest" "$suite/pjdfstest.c"
+fi
+if [ "${groups[*]}" = all ]; then
+  groups=()
+  for dir in "$suite"/tests/*/; do groups+=("$(basename "$dir")"); done
 fi
 source scripts/demo-host.sh
 demo_host "$bin" pjdfstest

@@ -41,7 +41,9 @@ import WOPIStorage
         func run() async throws {
             try await Connection.with(options) { connection in
                 let place = try await connection.client.addPlace()
-                let storage = RemoteStorage(client: connection.client, place: place, logger: .cli)
+                let storage = RemoteStorage(
+                    client: connection.client, place: place,
+                    chunkCache: TransferCache.open(place: connection.place.name), logger: .cli)
                 let root = try await storage.rootContainer(forUser: place.bootstrap.userID)
                 let configuration = FUSEMount.Configuration(
                     mountPoint: mountPoint, readOnly: readOnly, operationTimeout: .seconds(timeout),

@@ -13,9 +13,11 @@ public enum ChunkEvent: Sendable, Hashable {
 /// For a zip (an Office document), the `Zip` scheme: one chunk for each entry's local header (signature, fixed
 /// fields, name and extra field), one for each entry's data, and one from the central directory to the end. These
 /// are the boundaries of the chunk lists Microsoft's WOPI validator ships with its zip test documents
-/// (`Resources/ZipChunking/*/ChunkIds.txt`, start offsets). Anything else, and a zip this reader cannot walk
-/// while streaming (an entry with a data descriptor, or Zip64 sizes), continues as one chunk to the end: the
-/// `FullFile` scheme for a non-zip. An empty file has no chunks.
+/// (`Resources/ZipChunking/*/ChunkIds.txt`, start offsets). An entry whose sizes follow its data in a data
+/// descriptor (general-purpose flag bit 3, as LibreOffice writes every entry) has its data chunk end after the
+/// descriptor: the first `PK\u{7}\u{8}` signature whose compressed size is the number of data bytes before it. Anything
+/// else, and a zip this reader cannot walk while streaming (Zip64 sizes, a descriptor without its signature),
+/// continues as one chunk to the end: the `FullFile` scheme for a non-zip. An empty file has no chunks.
 ///
 /// ```swift
 /// var chunker = ZipChunker()
@@ -30,6 +32,8 @@ public struct ZipChunker: Sendable {
         case localHeaderRest(remaining: Int)
         /// An entry's data: this many bytes left.
         case entryData(remaining: Int64)
+        /// An entry's data whose length its data descriptor gives: `seen` bytes so far, the last 16 in `window`.
+        case describedData(seen: Int64, window: DescriptorWindow)
         /// The rest of the file, one chunk.
         case tail
     }
@@ -41,6 +45,8 @@ public struct ZipChunker: Sendable {
     private var hasher = SpookyHash()
     private var chunkLength: Int64 = 0
     private var pendingDataLength: Int64 = 0
+    /// Whether the entry whose header is being read has a data descriptor.
+    private var pendingDescriptor = false
     /// Whether the content is a zip walked entry by entry (false once it falls back to one chunk).
     public private(set) var isZip = true
 
@@ -75,7 +81,7 @@ public struct ZipChunker: Sendable {
                 append(buffer.readSlice(length: take)!, &events)
                 if take == remaining {
                     endChunk(&events)
-                    region = pendingDataLength > 0 ? .entryData(remaining: pendingDataLength) : .localHeaderFixed([])
+                    region = dataRegion
                 } else {
                     region = .localHeaderRest(remaining: remaining - take)
                 }
@@ -87,6 +93,27 @@ public struct ZipChunker: Sendable {
                     region = .localHeaderFixed([])
                 } else {
                     region = .entryData(remaining: remaining - Int64(take))
+                }
+            case .describedData(var seen, var window):
+                let end = buffer.withUnsafeReadableBytes { raw -> Int? in
+                    for (index, byte) in raw.enumerated() {
+                        seen += 1
+                        window.push(byte)
+                        if seen >= DescriptorWindow.length,
+                            window.isDescriptor(ofDataLength: seen - DescriptorWindow.length)
+                        {
+                            return index + 1
+                        }
+                    }
+                    return nil
+                }
+                if let end {
+                    append(buffer.readSlice(length: end)!, &events)
+                    endChunk(&events)
+                    region = .localHeaderFixed([])
+                } else {
+                    append(buffer.readSlice(length: buffer.readableBytes)!, &events)
+                    region = .describedData(seen: seen, window: window)
                 }
             case .tail:
                 append(buffer.readSlice(length: buffer.readableBytes)!, &events)
@@ -129,18 +156,45 @@ public struct ZipChunker: Sendable {
         let flags = integer(6, 2)
         let compressedSize = integer(18, 4)
         let rest = Int(integer(26, 2) + integer(28, 2))
-        if flags & 0x0008 != 0 || compressedSize == 0xFFFF_FFFF {
-            // A data descriptor or Zip64 sizes: the data's length is not known here; the rest is one chunk.
+        if compressedSize == 0xFFFF_FFFF {
+            // Zip64 sizes: the data's length is not known here; the rest is one chunk.
             isZip = false
             region = .tail
             return
         }
+        pendingDescriptor = flags & 0x0008 != 0
         pendingDataLength = compressedSize
         if rest == 0 {
             endChunk(&events)
-            region = pendingDataLength > 0 ? .entryData(remaining: pendingDataLength) : .localHeaderFixed([])
+            region = dataRegion
         } else {
             region = .localHeaderRest(remaining: rest)
         }
+    }
+
+    /// Where the data of the entry whose header just ended is read.
+    private var dataRegion: Region {
+        if pendingDescriptor { return .describedData(seen: 0, window: DescriptorWindow()) }
+        return pendingDataLength > 0 ? .entryData(remaining: pendingDataLength) : .localHeaderFixed([])
+    }
+}
+
+/// The last 16 bytes read, in two words (the newest byte lowest): enough to recognise a data descriptor
+/// (`PK\u{7}\u{8}`, CRC-32, compressed size, uncompressed size, little-endian) as it streams by.
+struct DescriptorWindow: Sendable {
+    /// A data descriptor's length with its signature and 32-bit sizes.
+    static let length: Int64 = 16
+
+    private var older: UInt64 = 0
+    private var newer: UInt64 = 0
+
+    mutating func push(_ byte: UInt8) {
+        older = older << 8 | newer >> 56
+        newer = newer << 8 | UInt64(byte)
+    }
+
+    /// Whether the window holds a data descriptor whose compressed size is `dataLength`.
+    func isDescriptor(ofDataLength dataLength: Int64) -> Bool {
+        older >> 32 == 0x504B_0708 && Int64(UInt32(truncatingIfNeeded: newer >> 32).byteSwapped) == dataLength
     }
 }

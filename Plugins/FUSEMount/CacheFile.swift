@@ -114,6 +114,16 @@ final class CacheFile: Sendable {
         return digest.finalize()
     }
 
+    /// Points the descriptor at the file now at ``path``, after a finished download was renamed over it (see
+    /// `LocalFileTransfer`), and keeps that file private (0600). Call it while nothing reads or writes.
+    func reopen() throws {
+        guard let path else { throw FileSystemFailure(ENOENT, "The cache file was already removed.") }
+        let fresh = open(path, O_RDWR | O_CLOEXEC)
+        guard fresh >= 0 else { throw failure("reopen") }
+        defer { close(fresh) }
+        guard fchmod(fresh, 0o600) == 0, dup2(fresh, descriptor) >= 0 else { throw failure("reopen") }
+    }
+
     /// Deletes the file from disk (the open descriptor stays usable until the object goes away).
     func remove() {
         let path = currentPath.withLockedValue { path in

@@ -53,7 +53,12 @@ extension FUSEFileSystem {
         let item = try await child(named: name, in: parentID)
         guard case .file = item else { throw FileSystemFailure(EISDIR, "\"\(name)\" is a directory.") }
         defer { directoryCache.invalidate(parentID) }
-        openFiles.session(for: item.id)?.markUnlinked()
+        if let session = openFiles.session(for: item.id) {
+            session.markUnlinked()
+        } else {
+            // A file closed just now may still be uploading and holding its lock: delete what it saved.
+            await openFiles.finishing(item.id)?.value
+        }
         try await backend.delete(item.id)
         keptAttributes.forget(item.id)
         changedEntries(of: parentID, at: configuration.now())
@@ -123,8 +128,7 @@ extension FUSEFileSystem {
                 // The backend cannot rename over the target (WOPI keeps extensions): the target takes the source's
                 // content, keeping its ID as an editor's save should, and only then is the source removed.
                 logger.debug("Backend cannot replace on move; writing the content into the target instead")
-                let content = try await backend.readFile(source.id, range: nil)
-                _ = try await backend.writeFile(replacedFile, content: content.body, expectedVersion: nil)
+                try await copyContent(of: source.id, into: replacedFile)
                 try await backend.delete(source.id)
                 inodes.redirect(inodes.inode(for: source.id), to: replacedFile)
                 return replacedFile
@@ -146,6 +150,21 @@ extension FUSEFileSystem {
             }
         }
         return source.id
+    }
+
+    /// Writes the content of file `source` into file `target`: through a private local copy when the backend takes
+    /// local files (a WOPI host with incremental transfer then moves only what differs), else as a stream.
+    private func copyContent(of source: ItemID, into target: ItemID) async throws {
+        guard let transfer = backend as? any LocalFileTransfer else {
+            let content = try await backend.readFile(source, range: nil)
+            _ = try await backend.writeFile(target, content: content.body, expectedVersion: nil)
+            return
+        }
+        let copy = try CacheFile(directory: configuration.cacheDirectory, prefix: "copy")
+        defer { copy.remove() }
+        guard let path = copy.path else { return }
+        _ = try await transfer.readFile(source, toLocalFile: path) {}
+        _ = try await transfer.writeFile(target, fromLocalFile: path, expectedVersion: nil) {}
     }
 
     /// Lists a directory for `readdir`: `.`, `..` and the children by name; returns the handle.

@@ -9,7 +9,8 @@ extension FUSEFileSystem {
     func open(_ inode: UInt64, flags: Int32) async throws -> UInt64 {
         let id = try inodes.requireItem(for: inode)
         guard flags & O_ACCMODE != O_RDONLY else {
-            return openFiles.add(.init(itemID: id, session: nil, reader: StreamingReader(backend: backend, itemID: id)))
+            let reader = StreamingReader(backend: backend, itemID: id, cacheDirectory: configuration.cacheDirectory)
+            return openFiles.add(.init(itemID: id, session: nil, reader: reader))
         }
         try checkWritable()
         let file = try await backend.file(id)
@@ -127,11 +128,18 @@ extension FUSEFileSystem {
         keptTimes.forget(session.itemID)
     }
 
-    /// Uploads local changes of a handle's file (`flush` on every close, and `fsync`).
+    /// Uploads local changes of a handle's file (`flush` on every close, with `closing`, and `fsync`).
+    ///
+    /// A close that finds the working copy of a file opened with `O_TRUNC` still empty uploads nothing: that is
+    /// the shell's `cmd > file`, which opens the file and closes that descriptor (keeping a duplicate) before
+    /// `cmd` writes. Uploading the empty copy would replace the file for a moment and leave the host nothing to
+    /// reuse for the upload that follows. If nothing is written, the last release uploads it.
     ///
     /// - Throws: `EIO` after a conflict (the local version went to a conflict copy), the upload's error otherwise.
-    func flush(handle: UInt64) async throws {
-        try await openFiles.handle(handle)?.session?.upload()
+    func flush(handle: UInt64, closing: Bool = false) async throws {
+        guard let session = openFiles.handle(handle)?.session else { return }
+        if closing, session.isEmptyAfterTruncation { return }
+        try await session.upload()
     }
 
     /// Closes a handle; the last close of a write session uploads, unlocks and cleans up in the background.

@@ -162,7 +162,7 @@ enum LowLevelOperations {
             guard let req, let info else { return }
             let handle = info.pointee.fh
             FUSERequest(req).respond("flush") { fs, _ in
-                try await fs.flush(handle: handle)
+                try await fs.flush(handle: handle, closing: true)
                 return .status(0)
             }
         }

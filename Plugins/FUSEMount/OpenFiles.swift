@@ -111,6 +111,11 @@ final class OpenFiles: Sendable {
         }
     }
 
+    /// The background finish of the last session of `item` (upload, unlock), while it runs.
+    func finishing(_ item: ItemID) -> Task<Void, Never>? {
+        state.withLockedValue { $0.finishing[item]?.task }
+    }
+
     /// A number that changes whenever a write session of `item` is saved through the mount, so that
     /// ``StreamingReader``s opened before reopen their stream.
     func generation(of item: ItemID) -> UInt64 {

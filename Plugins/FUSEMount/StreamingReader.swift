@@ -11,6 +11,10 @@ import WOPIStorage
 /// a jump forwards of more than ``maximumSkip``, or a new ``generation`` (the file was saved through the mount).
 /// A sequential reader therefore also sees one version of the file, never pieces of two.
 ///
+/// A read from the start of a file whose earlier content the backend holds locally (a `LocalFileTransfer`, such as
+/// a remote WOPI host with a chunk cache that saw the file before) fetches the whole file into a private local copy
+/// instead, moving only what changed, and serves every read of that generation from it.
+///
 /// Reads run one at a time, in the order they arrive; memory is bounded by the window.
 actor StreamingReader {
     /// Bytes kept behind the stream's position for reads that arrive out of order.
@@ -20,6 +24,10 @@ actor StreamingReader {
 
     private let backend: any StorageBackend
     private let itemID: ItemID
+    /// Where local copies go; `nil` for none.
+    private let cacheDirectory: String?
+    /// The whole file, fetched into an unlinked local file, and the generation it was fetched at.
+    private var localCopy: (file: CacheFile, generation: UInt64)?
     /// The open stream; `nil` before the first read and after a failure, so that the next read reopens.
     private var iterator: ByteStream.AsyncIterator?
     /// Whether the open stream has ended (the end of the file is at `position`).
@@ -35,9 +43,12 @@ actor StreamingReader {
     /// Streams opened so far (for tests and logs).
     private(set) var streamsOpened = 0
 
-    init(backend: any StorageBackend, itemID: ItemID) {
+    /// A reader of `itemID`; with a `cacheDirectory`, whole-file reads of a `LocalFileTransfer` backend that holds
+    /// the file's earlier content go through a local copy there.
+    init(backend: any StorageBackend, itemID: ItemID, cacheDirectory: String? = nil) {
         self.backend = backend
         self.itemID = itemID
+        self.cacheDirectory = cacheDirectory
     }
 
     /// Reads up to `count` bytes at `offset`; fewer only at the end of the file.
@@ -46,7 +57,7 @@ actor StreamingReader {
     ///   - generation: the file's current content generation; a different one than the stream's reopens it.
     ///   - progress: called for every chunk that arrives, so a deadline measures stalls, not file size.
     func read(
-        at offset: Int64, count: Int, generation: UInt64 = 0, progress: @Sendable () -> Void = {}
+        at offset: Int64, count: Int, generation: UInt64 = 0, progress: @escaping @Sendable () -> Void = {}
     ) async throws -> [UInt8] {
         if busy { await withCheckedContinuation { waiting.append($0) } }
         busy = true
@@ -60,17 +71,20 @@ actor StreamingReader {
             // A stream kept open between reads can end under us (the host closed an idle connection, a version it
             // was reading was collected): open a fresh one, once, unless this read opened the one that failed.
             guard streamsOpened == streamsBefore, !Task.isCancelled else { throw error }
-            try await reopen(at: offset, generation: generation)
+            try await reopen(at: offset, generation: generation, progress: progress)
             return try await serve(at: offset, count: count, generation: generation, progress: progress)
         }
     }
 
     private func serve(
-        at offset: Int64, count: Int, generation: UInt64, progress: @Sendable () -> Void
+        at offset: Int64, count: Int, generation: UInt64, progress: @escaping @Sendable () -> Void
     ) async throws -> [UInt8] {
+        if let copy = localCopy, copy.generation == generation { return try copy.file.read(at: offset, count: count) }
+        localCopy = nil
         let keptStart = position - Int64(kept.readableBytes)
         if iterator == nil || generation != openedAt || offset < keptStart || offset > position + Self.maximumSkip {
-            try await reopen(at: offset, generation: generation)
+            try await reopen(at: offset, generation: generation, progress: progress)
+            if let copy = localCopy { return try copy.file.read(at: offset, count: count) }
         }
         let wanted = offset + Int64(count)
         while position < wanted, !ended, var stream = iterator {
@@ -101,11 +115,25 @@ actor StreamingReader {
         return kept.getBytes(at: kept.readerIndex + Int(lower - start), length: Int(upper - lower)) ?? []
     }
 
-    private func reopen(at offset: Int64, generation: UInt64) async throws {
+    private func reopen(at offset: Int64, generation: UInt64, progress: @escaping @Sendable () -> Void) async throws {
         iterator = nil
         ended = false
         kept.clear()
+        if offset == 0, let cacheDirectory, let transfer = backend as? any LocalFileTransfer,
+            await transfer.holdsEarlierContent(of: itemID)
+        {
+            let file = try CacheFile(directory: cacheDirectory, prefix: "read")
+            defer { file.remove() }  // the descriptor keeps the unlinked copy for this handle
+            guard let path = file.path else { return }
+            _ = try await transfer.readFile(itemID, toLocalFile: path, progress: progress)
+            try file.reopen()
+            localCopy = (file, generation)
+            openedAt = generation
+            streamsOpened += 1
+            return
+        }
         let content = try await backend.readFile(itemID, range: offset..<Int64.max)
+        localCopy = nil
         iterator = content.body.makeAsyncIterator()
         position = offset
         openedAt = generation

@@ -12,7 +12,8 @@ import WOPIStorage
 /// 2. It downloads the content into a local ``CacheFile`` (skipped for `O_TRUNC` and new files) and remembers the
 ///    version it started from.
 /// 3. Reads and writes go to the cache file; flush, fsync and the final release upload it with
-///    `writeFile(…, expectedVersion: <base version>)`.
+///    `writeFile(…, expectedVersion: <base version>)`. A backend that is a `LocalFileTransfer` (a remote WOPI host
+///    with incremental transfer) downloads into and uploads from the cache file itself, moving only what changed.
 /// 4. When the file changed (or vanished) meanwhile, nothing is overwritten: the local content is stored as a
 ///    conflict copy next to the file (see ``ConflictName``), and every later flush reports `EIO`.
 /// 5. The lock is refreshed while the session lives and released after the final upload. Content that could not
@@ -41,6 +42,8 @@ final class WriteSession: Sendable {
         var prepared: Task<Void, any Error>?
         var lastUpload: Task<Void, any Error>?
         var refresher: Task<Void, Never>?
+        /// Whether the content started empty (`O_TRUNC`).
+        var truncatedAtOpen = false
     }
 
     /// The file this session edits.
@@ -109,6 +112,12 @@ final class WriteSession: Sendable {
         case .truncate:
             metadata = try await backend.file(itemID)
         case .download:
+            if let transfer = backend as? any LocalFileTransfer, let path = cache.path {
+                // Straight into the working copy: only what the backend does not hold locally crosses the wire.
+                metadata = try await transfer.readFile(itemID, toLocalFile: path) { watchdog.touch() }
+                try cache.reopen()
+                break
+            }
             let content = try await backend.readFile(itemID, range: nil)
             var offset: Int64 = 0
             for try await chunk in content.body {
@@ -119,6 +128,7 @@ final class WriteSession: Sendable {
             metadata = content.metadata
         }
         let truncated = if case .truncate = preparation { true } else { false }
+        state.withLockedValue { $0.truncatedAtOpen = truncated }
         try update { try $0.loaded(metadata, truncated: truncated) }
     }
 
@@ -155,6 +165,11 @@ final class WriteSession: Sendable {
     var localSize: Int64? {
         guard isReady else { return nil }
         return try? cache.size()
+    }
+
+    /// Whether the file was opened with `O_TRUNC` and its working copy is still empty.
+    var isEmptyAfterTruncation: Bool {
+        state.withLockedValue { $0.truncatedAtOpen } && localSize == 0
     }
 
     /// When the working copy last changed (or the file's modification time at open).
@@ -203,10 +218,8 @@ final class WriteSession: Sendable {
             throw conflictFailure(copy)
         case .upload(let generation, let expectedVersion):
             try await environment.bounded { watchdog in
-                let content = try self.cache.contentStream { _ in watchdog.touch() }
                 do {
-                    let stored = try await self.environment.backend.writeFile(
-                        self.itemID, content: content, expectedVersion: expectedVersion)
+                    let stored = try await self.uploadWorkingCopy(expectedVersion: expectedVersion, watchdog: watchdog)
                     try self.markUploaded(generation, version: stored.version)
                     self.environment.logger.debug(
                         "Uploaded a file", metadata: ["item": "\(self.itemID)", "version": "\(stored.version)"])
@@ -216,6 +229,18 @@ final class WriteSession: Sendable {
                 }
             }
         }
+    }
+
+    /// Stores the working copy as the file's content: from the local file when the backend takes local files
+    /// (`LocalFileTransfer`: a remote host then gets only the chunks it lacks), else as a stream.
+    private func uploadWorkingCopy(expectedVersion: String?, watchdog: Watchdog) async throws -> FileMetadata {
+        if let transfer = environment.backend as? any LocalFileTransfer, let path = cache.path {
+            return try await transfer.writeFile(itemID, fromLocalFile: path, expectedVersion: expectedVersion) {
+                watchdog.touch()
+            }
+        }
+        let content = try cache.contentStream { _ in watchdog.touch() }
+        return try await environment.backend.writeFile(itemID, content: content, expectedVersion: expectedVersion)
     }
 
     private func markUploaded(_ generation: UInt64, version: String) throws {

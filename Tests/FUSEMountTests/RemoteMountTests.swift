@@ -14,13 +14,25 @@ extension RealMountTests {
             let mountPoint: String
             let mount: Process
 
-            static func start() async throws -> Stack {
+            /// Starts the stack; with `incremental` the host has co-authoring on, so CSPP Plus incremental transfer
+            /// (which the mount then uses); with a `proxy`, every client reaches the host through it.
+            static func start(incremental: Bool = true, proxy: CountingProxy? = nil) async throws -> Stack {
                 let directory = try TemporaryDirectory()
-                let host = try HostProcess(dataDirectory: directory.appending("data"))
-                let url = try await host.waitUntilListening()
+                let host = try HostProcess(
+                    dataDirectory: directory.appending("data"),
+                    extraArguments: (incremental ? HostProcess.coauthoringArguments : [])
+                        + (proxy.map { ["--public-url", $0.url] } ?? []))
+                var url = try await host.waitUntilListening()
+                if let proxy, let port = URLComponents(string: url)?.port {
+                    proxy.forward(to: port)
+                    url = proxy.url
+                }
                 let browser = directory.appending("browser.sh")
                 try ScriptedBrowser.signingIn(user: "demo", password: "demo", at: browser)
-                let environment = ["XDG_CONFIG_HOME": directory.appending("config").path, "BROWSER": browser.path]
+                let environment = [
+                    "XDG_CONFIG_HOME": directory.appending("config").path,
+                    "XDG_CACHE_HOME": directory.appending("cache").path, "BROWSER": browser.path,
+                ]
                 let login = try await ChildProcess.run(
                     ChildProcess.built("wopi"), ["login", url + "/wopibootstrapper"], environment: environment)
                 try #require(login.status == 0, "wopi login: \(login.error)")
@@ -89,9 +101,11 @@ extension RealMountTests {
             (try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["id"] as? String
         }
 
-        @Test("ls, cat, mkdir, cp, mv, sed -i, rm and rmdir on the mount are what the host has; SIGTERM unmounts")
-        func shellToolsRoundTrip() async throws {
-            let stack = try await Stack.start()
+        @Test(
+            "ls, cat, mkdir, cp, mv, sed -i, rm and rmdir on the mount are what the host has; SIGTERM unmounts",
+            arguments: [true, false])
+        func shellToolsRoundTrip(incremental: Bool) async throws {
+            let stack = try await Stack.start(incremental: incremental)
             do {
                 let listing = try await stack.shell("ls \"$M\"")
                 #expect(listing.output.split(separator: "\n").contains("Welcome.docx"))

@@ -6,12 +6,19 @@ import WOPIChunking
 struct ZipChunkerTests {
     /// A stored (uncompressed) zip entry's local header and data: `(header, data)`.
     static func entry(_ name: String, _ data: [UInt8], flags: UInt16 = 0, extra: [UInt8] = []) -> ([UInt8], [UInt8]) {
-        func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
-        let size = UInt32(data.count)
+        // Sizes follow the data when flag bit 3 is set (a data descriptor); the header then has zeros.
+        let size = flags & 0x0008 != 0 ? 0 : UInt32(data.count)
         let header: [UInt8] =
             [0x50, 0x4B, 0x03, 0x04] + le(UInt16(20)) + le(flags) + le(UInt16(0)) + le(UInt32(0)) + le(UInt32(0))
             + le(size) + le(size) + le(UInt16(name.utf8.count)) + le(UInt16(extra.count)) + Array(name.utf8) + extra
         return (header, data)
+    }
+
+    static func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
+
+    /// A data descriptor with its signature: CRC-32 (not checked here), compressed and uncompressed size.
+    static func descriptor(size: Int) -> [UInt8] {
+        [0x50, 0x4B, 0x07, 0x08] + le(UInt32(0x1234_5678)) + le(UInt32(size)) + le(UInt32(size))
     }
 
     static let entries = [
@@ -74,12 +81,31 @@ struct ZipChunkerTests {
         #expect(Self.chunks([], step: 1).chunks.isEmpty)
     }
 
-    @Test func anEntryWithADataDescriptorEndsTheWalk() {
+    @Test(arguments: [1, 7, 16, 100_000])
+    func anEntryWithADataDescriptorEndsAfterIt(_ step: Int) {
+        let (first, firstData) = Self.entries[0]
+        // The data holds a descriptor signature whose size does not match: not the end.
+        let data: [UInt8] = Self.descriptor(size: 99) + [1, 2, 3]
+        let (described, _) = Self.entry("later.bin", data, flags: 0x0008)
+        let (last, lastData) = Self.entries[1]
+        let file =
+            first + firstData + described + data + Self.descriptor(size: data.count) + last + lastData
+            + Self.centralDirectory
+        let (chunks, isZip) = Self.chunks(file, step: step)
+        #expect(isZip)
+        #expect(
+            chunks.map(\.0) == [
+                first, firstData, described, data + Self.descriptor(size: data.count), last, lastData,
+                Self.centralDirectory,
+            ])
+    }
+
+    @Test func anEntryWhoseDescriptorCannotBeFoundRunsToTheEnd() {
         let (first, firstData) = Self.entries[0]
         let (described, describedData) = Self.entry("later.bin", [1, 2, 3], flags: 0x0008)
         let file = first + firstData + described + describedData + Self.centralDirectory
         let (chunks, isZip) = Self.chunks(file, step: 7)
-        #expect(!isZip)
-        #expect(chunks.map(\.0) == [first, firstData, described + describedData + Self.centralDirectory])
+        #expect(isZip)
+        #expect(chunks.map(\.0) == [first, firstData, described, describedData + Self.centralDirectory])
     }
 }

@@ -10,12 +10,7 @@ import WOPITestSupport
     func coauthLocks() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let process = try HostProcess(
-            dataDirectory: directory.url,
-            extraArguments: [
-                "--coauthoring", "--real-time-channel-url", "http://127.0.0.1:9/rtc",
-                "--collaboration-service-url", "http://127.0.0.1:9/collab",
-            ])
+        let process = try HostProcess(dataDirectory: directory.url, extraArguments: HostProcess.coauthoringArguments)
         _ = try await process.waitUntilListening()
         do {
             let token = try await HostProcess.token(data: directory.url, file: "Welcome.docx")

@@ -16,13 +16,8 @@ import WOPITestSupport
     ) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let arguments =
-            plus
-            ? [
-                "--coauthoring", "--real-time-channel-url", "http://127.0.0.1:9/rtc",
-                "--collaboration-service-url", "http://127.0.0.1:9/collab",
-            ] : []
-        let process = try HostProcess(dataDirectory: directory.url, extraArguments: arguments)
+        let process = try HostProcess(
+            dataDirectory: directory.url, extraArguments: plus ? HostProcess.coauthoringArguments : [])
         _ = try await process.waitUntilListening()
         do {
             let token = try await HostProcess.token(data: directory.url, file: "Welcome.docx")

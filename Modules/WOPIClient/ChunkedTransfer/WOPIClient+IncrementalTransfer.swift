@@ -19,6 +19,19 @@ public struct TransferFigures: Codable, Sendable, Hashable {
     public var incremental: Bool
     /// The host's sequence number of the file afterwards, when it keeps one.
     public var sequenceNumber: Int64?
+    /// The host's version of the file afterwards (`X-WOPI-ItemVersion`), when it sent one.
+    public var version: String? = nil
+}
+
+extension WOPIClient {
+    /// Which sequence number an upload names as the one it replaces.
+    enum SequenceBasis {
+        /// The one this client last transferred (the cache's manifest), else the current one: an upload based on
+        /// an older read fails with ``WOPIClientError/Code/sequenceConflict``.
+        case lastTransferred
+        /// The current one: for a caller that checked, under a lock, that the file is still the version it read.
+        case current
+    }
 }
 
 extension WOPIClient {
@@ -35,10 +48,19 @@ extension WOPIClient {
     public func download(
         _ file: WOPIResource, to destination: URL, cache: ChunkCache?, progress: TransferProgress? = nil
     ) async throws -> TransferFigures {
-        let info = try await checkFileInfo(file)
+        try await download(file, to: destination, cache: cache, info: checkFileInfo(file), progress: progress)
+    }
+
+    /// ``download(_:to:cache:progress:)`` for a caller that has the file's CheckFileInfo already.
+    func download(
+        _ file: WOPIResource, to destination: URL, cache: ChunkCache?, info: CheckFileInfo,
+        progress: TransferProgress?
+    ) async throws -> TransferFigures {
         if let cache, Self.supportsIncrementalTransfer(info) {
             for _ in 0..<3 {
-                if let figures = try await downloadIncrementally(file, to: destination, cache: cache) {
+                if let figures = try await downloadIncrementally(
+                    file, to: destination, cache: cache, progress: progress)
+                {
                     return figures
                 }
             }
@@ -49,13 +71,13 @@ extension WOPIClient {
         cache?.removeManifest(for: file.wopiSrc.absoluteString)
         return TransferFigures(
             fileBytes: written, wireBytes: written, chunks: 0, chunksTransferred: 0, incremental: false,
-            sequenceNumber: nil)
+            sequenceNumber: nil, version: download.version)
     }
 
     /// One GetChunkedFile listing the chunks the cache holds as known; `nil` when a chunk went missing before the
     /// file was put together.
     private func downloadIncrementally(
-        _ file: WOPIResource, to destination: URL, cache: ChunkCache
+        _ file: WOPIResource, to destination: URL, cache: ChunkCache, progress: TransferProgress?
     ) async throws -> TransferFigures? {
         let key = file.wopiSrc.absoluteString
         let known = cache.known(among: cache.manifest(for: key)?.chunkIDs ?? [])
@@ -65,7 +87,7 @@ extension WOPIClient {
                 alreadyKnownChunks: known.map(\.base64))
         ])
         let answer = try await getChunkedFile(file, request: request)
-        let received = try await Self.receiveChunks(answer.frames, into: cache)
+        let received = try await Self.receiveChunks(answer.frames, into: cache, progress: progress)
         guard let signature = answer.message.signatures.first(where: { $0.streamID == StreamSignature.mainContent })
         else {
             throw WOPIClientError(.protocolViolation, "GetChunkedFile: the answer has no MainContent signature.")
@@ -78,11 +100,15 @@ extension WOPIClient {
             for: key)
         return TransferFigures(
             fileBytes: length, wireBytes: answer.frames.bytesRead, chunks: signature.chunkSignatures.count,
-            chunksTransferred: received, incremental: true, sequenceNumber: answer.sequenceNumber)
+            chunksTransferred: received, incremental: true, sequenceNumber: answer.sequenceNumber,
+            version: answer.version)
     }
 
     /// Reads the Chunk frames after a MessageJSON into `cache` (each checked against its ID); returns how many.
-    static func receiveChunks(_ frames: FrameReader, into cache: ChunkCache) async throws -> Int {
+    /// `progress` hears the body bytes read so far after each piece.
+    static func receiveChunks(
+        _ frames: FrameReader, into cache: ChunkCache, progress: TransferProgress? = nil
+    ) async throws -> Int {
         var writer: (ChunkWriter, ChunkID)?
         var count = 0
         while let event = try await frames.nextEvent() {
@@ -98,6 +124,7 @@ extension WOPIClient {
                 writer = (try cache.writer(), id)
             case .payload(let part):
                 try part.withUnsafeReadableBytes { raw in try writer?.0.write(raw) }
+                progress?(frames.bytesRead, nil)
             case .frameEnd:
                 if let (chunk, id) = writer {
                     try chunk.commit(as: id)
@@ -157,16 +184,26 @@ extension WOPIClient {
         _ source: URL, to file: WOPIResource, lock: ChunkedPutLock, cache: ChunkCache?,
         progress: TransferProgress? = nil
     ) async throws -> TransferFigures {
-        let info = try await checkFileInfo(file)
+        try await upload(
+            source, to: file, lock: lock, cache: cache, info: checkFileInfo(file), basis: .lastTransferred,
+            progress: progress)
+    }
+
+    /// ``upload(_:to:lock:cache:progress:)`` for a caller that has the file's CheckFileInfo already, naming the
+    /// sequence number `basis` says.
+    func upload(
+        _ source: URL, to file: WOPIResource, lock: ChunkedPutLock, cache: ChunkCache?, info: CheckFileInfo,
+        basis: SequenceBasis, progress: TransferProgress?
+    ) async throws -> TransferFigures {
         guard let cache, Self.supportsIncrementalTransfer(info) else {
             let content = try ByteStream.contentsOfFile(at: source)
             let lockID: String? = if case .wopi(let id) = lock { id } else { nil }
-            _ = try await putFile(file, content: content, lock: lockID, progress: progress)
+            let version = try await putFile(file, content: content, lock: lockID, progress: progress)
             cache?.removeManifest(for: file.wopiSrc.absoluteString)
             let length = content.knownLength ?? 0
             return TransferFigures(
                 fileBytes: length, wireBytes: length, chunks: 0, chunksTransferred: 0, incremental: false,
-                sequenceNumber: nil)
+                sequenceNumber: nil, version: version)
         }
         guard let local = ChunkFile(readingAt: source.path) else {
             throw WOPIClientError(.transport, "Cannot read \(source.path).")
@@ -191,8 +228,12 @@ extension WOPIClient {
             chunkSignatures: chunks.chunks.map { ChunkSignature(chunkID: $0.id.base64, length: UInt64($0.length)) })
         let message = try JSONEncoder().encode(PutChunkedFileRequestMessage(signatures: [signature]))
         let body = FrameBody.make(message: message, chunks: missing, from: local)
-        let expected = cache.manifest(for: key)?.sequenceNumber ?? current.sequenceNumber
-        let sequenceNumber = try await putChunkedFile(
+        let expected =
+            switch basis {
+            case .lastTransferred: cache.manifest(for: key)?.sequenceNumber ?? current.sequenceNumber
+            case .current: current.sequenceNumber
+            }
+        let (sequenceNumber, version) = try await putChunkedFileAnswer(
             file, body: body, lock: lock, sequenceNumber: expected, progress: progress)
         for chunk in chunks.chunks {
             try? cache.store(chunk.id, from: local, offset: chunk.offset, length: chunk.length)
@@ -205,6 +246,6 @@ extension WOPIClient {
         return TransferFigures(
             fileBytes: chunks.length, wireBytes: current.frames.bytesRead + (body.knownLength ?? 0),
             chunks: chunks.chunks.count, chunksTransferred: missing.count, incremental: true,
-            sequenceNumber: sequenceNumber)
+            sequenceNumber: sequenceNumber, version: version)
     }
 }

@@ -11,6 +11,8 @@ extension WOPIClient {
         public var sequenceNumber: Int64?
         /// The decoded MessageJSON.
         public var message: Message
+        /// `X-WOPI-ItemVersion`: the file version this answer describes, when the host sent it.
+        public var version: String? = nil
         /// The frames after the message.
         public var frames: FrameReader
     }
@@ -67,6 +69,17 @@ extension WOPIClient {
         _ file: WOPIResource, body: ByteStream, lock: ChunkedPutLock, sequenceNumber: Int64?,
         progress: TransferProgress? = nil
     ) async throws -> Int64? {
+        try await putChunkedFileAnswer(
+            file, body: body, lock: lock, sequenceNumber: sequenceNumber, progress: progress
+        ).sequenceNumber
+    }
+
+    /// ``putChunkedFile(_:body:lock:sequenceNumber:progress:)`` returning the new sequence number and the new
+    /// version (`X-WOPI-ItemVersion`), each when the host sent it.
+    func putChunkedFileAnswer(
+        _ file: WOPIResource, body: ByteStream, lock: ChunkedPutLock, sequenceNumber: Int64?,
+        progress: TransferProgress?
+    ) async throws -> (sequenceNumber: Int64?, version: String?) {
         try requireKind(.file, file, "PutChunkedFile")
         var call = Call("PutChunkedFile", .post, file, suffix: "contents")
         call.isTransfer = true
@@ -81,7 +94,10 @@ extension WOPIClient {
         call.body = body.reportingProgress(progress)
         let response = try await send(call)
         await Self.discard(response.body)
-        return response.headers[HTTPField.Name(WOPIHeader.sequenceNumber)!].flatMap { Int64($0) }
+        return (
+            response.headers[HTTPField.Name(WOPIHeader.sequenceNumber)!].flatMap { Int64($0) },
+            response.headers[HTTPField.Name(WOPIHeader.itemVersion)!]
+        )
     }
 
     private func chunkedCall<Request: Encodable, Answer: Decodable>(
@@ -107,6 +123,6 @@ extension WOPIClient {
         }
         return ChunkedAnswer(
             sequenceNumber: response.headers[HTTPField.Name(WOPIHeader.sequenceNumber)!].flatMap { Int64($0) },
-            message: answer, frames: frames)
+            message: answer, version: response.headers[HTTPField.Name(WOPIHeader.itemVersion)!], frames: frames)
     }
 }

@@ -84,8 +84,6 @@ extension RemoteStorage {
     private func lockedWrite(
         _ id: ItemID, entry: RemoteItemDirectory.Entry, content: ByteStream, expectedVersion: String?
     ) async throws -> FileMetadata {
-        let what = "writeFile(\(id))"
-        let file = entry.resource
         let digest = Mutex(ContentDigest())
         let counted = ByteStream(knownLength: content.knownLength) {
             var iterator = content.makeAsyncIterator()
@@ -95,29 +93,8 @@ extension RemoteStorage {
                 return chunk
             }
         }
-        let version: String?
-        if let held = await directory.heldLock(id) {
-            if let expectedVersion {
-                let current = try await remote(what, id) { try await client.checkFileInfo(file) }.version
-                try Self.expect(expectedVersion, current: current, id)
-            }
-            version = try await remote(what, id) { try await client.putFile(file, content: counted, lock: held.id) }
-        } else {
-            let lockID = Self.writeLockPrefix + UUID().uuidString.lowercased()
-            var current = try await lockForWrite(file, id: id, lockID: lockID)
-            do {
-                if let expectedVersion {
-                    if current == nil {
-                        current = try await remote(what, id) { try await client.checkFileInfo(file) }.version
-                    }
-                    try Self.expect(expectedVersion, current: current ?? "", id)
-                }
-                version = try await remote(what, id) { try await client.putFile(file, content: counted, lock: lockID) }
-            } catch {
-                _ = try? await client.unlock(file, lockID: lockID)
-                throw error
-            }
-            _ = try? await client.unlock(file, lockID: lockID)
+        let version = try await withWriteLock(id, entry: entry, expectedVersion: expectedVersion) { lockID in
+            try await self.client.putFile(entry.resource, content: counted, lock: lockID)
         }
         var metadata = try await item(id).fileMetadata(or: id)
         let written = digest.withLock { $0 }
@@ -125,6 +102,41 @@ extension RemoteStorage {
         metadata.sha256 = written.finalize()
         if let version { metadata.version = version }
         return metadata
+    }
+
+    /// Runs `put` with a WOPI lock on the file: the one ``locks`` holds, else a short write lock taken for it and
+    /// released after. When `expectedVersion` is given, the file's version is checked under the lock first.
+    /// Returns what `put` returns (the new version, when known).
+    func withWriteLock(
+        _ id: ItemID, entry: RemoteItemDirectory.Entry, expectedVersion: String?,
+        put: @escaping @Sendable (_ lockID: String) async throws -> String?
+    ) async throws -> String? {
+        let what = "writeFile(\(id))"
+        let file = entry.resource
+        if let held = await directory.heldLock(id) {
+            if let expectedVersion {
+                let current = try await remote(what, id) { try await client.checkFileInfo(file) }.version
+                try Self.expect(expectedVersion, current: current, id)
+            }
+            return try await remote(what, id) { try await put(held.id) }
+        }
+        let lockID = Self.writeLockPrefix + UUID().uuidString.lowercased()
+        var current = try await lockForWrite(file, id: id, lockID: lockID)
+        let version: String?
+        do {
+            if let expectedVersion {
+                if current == nil {
+                    current = try await remote(what, id) { try await client.checkFileInfo(file) }.version
+                }
+                try Self.expect(expectedVersion, current: current ?? "", id)
+            }
+            version = try await remote(what, id) { try await put(lockID) }
+        } catch {
+            _ = try? await client.unlock(file, lockID: lockID)
+            throw error
+        }
+        _ = try? await client.unlock(file, lockID: lockID)
+        return version
     }
 
     /// Takes the write lock, waiting out another RemoteStorage's short write lock for up to 10 s on ``clock``;

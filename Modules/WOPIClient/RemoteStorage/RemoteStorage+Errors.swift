@@ -51,6 +51,10 @@ extension RemoteStorage {
                     + "try again once it is closed there.", underlying: error)
         case .invalidName:
             return StorageError(.invalidName, "\(what): \(error.message)", underlying: error)
+        case .sequenceConflict:
+            return StorageError(
+                .versionMismatch, "\(what): the file changed on the host meanwhile; read it again.",
+                underlying: error)
         case .tooLarge, .preconditionFailed:
             return StorageError(.tooLarge, "\(what): \(error.message)", underlying: error)
         case .notImplemented:

@@ -38,12 +38,19 @@ public import WOPIStorage
 ///   delete). A move within the same container is a rename; `replacing` deletes the target first (not atomic).
 /// - `readFile(range:)` downloads from the start and skips to the range (WOPI has no ranges).
 /// - Container times are not in WOPI; containers report the time they were fetched.
+///
+/// **Incremental transfer.** With a ``chunkCache``, the ``LocalFileTransfer`` calls (which the FUSE mount uses for
+/// whole-file loads, saves and repeated reads) go through ``WOPIClient/download(_:to:cache:progress:)`` and
+/// ``WOPIClient/upload(_:to:lock:cache:progress:)``: for a file the host chunks (CSPP Plus), only the chunks that
+/// changed cross the wire; otherwise, and for every stream, GetFile and PutFile as above.
 public final class RemoteStorage: StorageBackend {
     /// Resolves the remote container that serves as `user`'s root.
     public typealias RootProvider = @Sendable (_ user: String) async throws -> WOPIContainerPointer
 
     /// The WOPI client.
     public let client: WOPIClient
+    /// The chunk cache of incremental transfer (one per signed-in place), or `nil` for whole-file transfer.
+    public let chunkCache: ChunkCache?
     /// The WOPI locks of this storage's files, for the FUSE mount; writes use the lock held there.
     public var locks: RemoteLockStore { RemoteLockStore(storage: self) }
     let directory = RemoteItemDirectory()
@@ -53,7 +60,7 @@ public final class RemoteStorage: StorageBackend {
     /// Times the retries of a write that waits out another storage's short write lock.
     let clock: any Clock<Duration>
 
-    /// Creates a storage whose user roots come from `roots`.
+    /// Creates a storage whose user roots come from `roots`, transferring whole files.
     ///
     /// - Parameter clock: times write retries; tests pass one they move forward by hand.
     public init(
@@ -62,6 +69,23 @@ public final class RemoteStorage: StorageBackend {
     ) {
         self.client = client
         self.roots = roots
+        self.chunkCache = nil
+        self.logger = logger
+        self.clock = clock
+    }
+
+    /// Creates a storage whose user roots come from `roots`, using `chunkCache` for incremental transfer.
+    ///
+    /// - Parameters:
+    ///   - chunkCache: the place's chunk cache (share it with other clients of the same place), or `nil`.
+    ///   - clock: times write retries; tests pass one they move forward by hand.
+    public init(
+        client: WOPIClient, roots: @escaping RootProvider, chunkCache: ChunkCache?,
+        logger: Logger = Logger(label: "wopikit.remote"), clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.client = client
+        self.roots = roots
+        self.chunkCache = chunkCache
         self.logger = logger
         self.clock = clock
     }
@@ -71,6 +95,15 @@ public final class RemoteStorage: StorageBackend {
     public convenience init(
         client: WOPIClient, place: WOPIPlace, logger: Logger = Logger(label: "wopikit.remote"),
         clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.init(client: client, place: place, chunkCache: nil, logger: logger, clock: clock)
+    }
+
+    /// Creates a storage for one signed-in place that uses `chunkCache` (the place's) for incremental transfer:
+    /// its user's root is the place's root; other users have none (``StorageError/Code/notFound``).
+    public convenience init(
+        client: WOPIClient, place: WOPIPlace, chunkCache: ChunkCache?,
+        logger: Logger = Logger(label: "wopikit.remote"), clock: any Clock<Duration> = ContinuousClock()
     ) {
         let user = place.bootstrap.userID
         let root = place.root
@@ -82,7 +115,7 @@ public final class RemoteStorage: StorageBackend {
                         .notFound, "This remote storage is signed in as \(user), not \(requested); sign in as them.")
                 }
                 return root
-            }, logger: logger, clock: clock)
+            }, chunkCache: chunkCache, logger: logger, clock: clock)
     }
 
     // MARK: - Reading the tree
