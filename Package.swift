@@ -456,6 +456,7 @@ let package = Package(
             name: "wopi",
             dependencies: [
                 .nioCore,
+                .asyncHTTPClient,
                 "WOPIClient",
                 "WOPIClientOAuth",
                 "WOPIOAuth",

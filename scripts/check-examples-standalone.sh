@@ -80,6 +80,7 @@ let package = Package(
             dependencies: [
                 wopiKit("WOPIClient"), wopiKit("WOPIClientOAuth"), wopiKit("WOPIOAuth"), wopiKit("WOPIModels"),
                 wopiKit("WOPIStorage"), wopiKit("FUSEMount"), wopiKit("WOPITelemetry"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),

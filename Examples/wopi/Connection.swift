@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Foundation
 import Logging
 import WOPIClient
@@ -13,15 +14,26 @@ struct Connection: Sendable {
     let config: ConfigDirectory
     private let transport: AsyncHTTPClientTransport
 
-    /// Opens the place named by `options` and runs `body` with it.
-    static func with<T: Sendable>(_ options: GlobalOptions, _ body: (Connection) async throws -> T) async throws -> T {
+    /// The HTTP transport of a command. A command that cannot connect fails at once, as curl does: AsyncHTTPClient
+    /// would otherwise retry a refused connection until its 10 s connect timeout. The mount, which runs for hours,
+    /// passes `retryingConnections: true` and rides out a host that is briefly unreachable.
+    static func transport(retryingConnections: Bool = false) -> AsyncHTTPClientTransport {
+        var configuration = AsyncHTTPClientTransport.defaultConfiguration
+        configuration.connectionPool.retryConnectionEstablishment = retryingConnections
+        return AsyncHTTPClientTransport(configuration: configuration)
+    }
+
+    /// Opens the place named by `options` and runs `body` with it (see ``transport(retryingConnections:)``).
+    static func with<T: Sendable>(
+        _ options: GlobalOptions, retryingConnections: Bool = false, _ body: (Connection) async throws -> T
+    ) async throws -> T {
         let config = ConfigDirectory()
         let place = try config.place(named: options.place)
         let oauth = OAuthClientConfiguration(
             clientID: place.clientID, authorizationEndpoint: place.authorizationEndpoint,
             tokenEndpoint: place.tokenEndpoint, scopes: place.scopes)
         // One HTTP client for the token endpoint and WOPI.
-        let transport = AsyncHTTPClientTransport()
+        let transport = Self.transport(retryingConnections: retryingConnections)
         let session = try await OAuthSession.restore(
             client: TokenEndpointClient(
                 configuration: oauth, transport: AsyncHTTPClientOAuthTransport(client: transport.client),

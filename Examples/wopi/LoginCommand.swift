@@ -47,7 +47,7 @@ struct LoginCommand: AsyncParsableCommand {
             ?? [bootstrapper.host, bootstrapper.port.map(String.init)].compactMap { $0 }.joined(
                 separator: ":")
         let config = ConfigDirectory()
-        let transport = AsyncHTTPClientTransport()
+        let transport = Connection.transport()
         do {
             let anonymous = WOPIClient(transport: transport, bootstrapper: bootstrapper, logger: .cli)
             let challenge = try await anonymous.bootstrapChallenge()

@@ -39,7 +39,7 @@ import WOPIStorage
         var allowOther = false
 
         func run() async throws {
-            try await Connection.with(options) { connection in
+            try await Connection.with(options, retryingConnections: true) { connection in
                 let place = try await connection.client.addPlace()
                 let storage = RemoteStorage(
                     client: connection.client, place: place,
