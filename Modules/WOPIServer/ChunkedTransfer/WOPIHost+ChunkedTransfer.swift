@@ -8,23 +8,32 @@ import WOPIStorage
 
 extension WOPIHost {
     /// The incremental-file-transfer operations (CSPP Plus; Docs/cspp-plus.md), with the file's content streams
-    /// kept in `streams`.
+    /// and the upload sessions kept in the stores of `coauthoring`.
     func chunkedTransfer(
-        _ operation: WOPIOperation.ChunkedTransfer, file id: ItemID, streams: any ContentStreamStore,
+        _ operation: WOPIOperation.ChunkedTransfer, file id: ItemID, in coauthoring: CoauthoringConfiguration,
         request: WOPIRequest, context: RequestContext
     ) async throws -> WOPIResponse {
+        let streams = coauthoring.contentStreams
         switch operation {
         case .getChunkedFile:
             return try await getChunkedFile(id, streams: streams, request: request)
         case .putChunkedFile:
             try context.require(context.access.canWrite, "changing the file")
-            return try await putChunkedFile(id, streams: streams, request: request, context: context)
+            return try await putChunkedFile(
+                id, streams: streams, sessions: coauthoring.uploadSessions, request: request, context: context)
         case .getChunks:
             return try await getChunks(id, streams: streams, request: request)
         case .getSequenceNumber:
             let file = try await context.file(id, in: storage)
             let record = try await currentContentRecord(of: id, version: file.version, in: streams)
             return Self.chunkedResponse(WOPIResponse(status: .ok), record: record, version: file.version)
+        case .createUploadSession:
+            try context.require(context.access.canWrite, "uploading to the file")
+            return try await createUploadSession(id, sessions: coauthoring.uploadSessions, context: context)
+        case .updateUploadSession:
+            try context.require(context.access.canWrite, "uploading to the file")
+            return try await updateUploadSession(
+                id, sessions: coauthoring.uploadSessions, request: request, context: context)
         }
     }
 
