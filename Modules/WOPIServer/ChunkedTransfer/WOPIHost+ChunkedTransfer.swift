@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 import NIOCore
 import WOPIChunking
 import WOPIHTTPEdge
@@ -138,6 +139,20 @@ extension WOPIHost {
             }
         }
         throw WOPIHTTPError(.serviceUnavailable, "The file's content streams change too fast; try again.")
+    }
+
+    /// Forgets the content streams, content properties and sequence number of a deleted file (co-authoring only).
+    /// The file is gone already, so a failure is logged, not answered: the record is then left behind, harmless
+    /// (file IDs are never reused).
+    func forgetContentStreams(of file: ItemID) async {
+        guard let coauthoring = configuration.coauthoring else { return }
+        do {
+            try await coauthoring.contentStreams.removeRecord(of: file)
+        } catch {
+            logger.warning(
+                "The content streams of a deleted file could not be removed",
+                metadata: ["file": "\(file)", "error": "\(error)"])
+        }
     }
 
     /// `response` with the chunked-transfer headers: `X-WOPI-SequenceNumber` and `X-WOPI-ItemVersion`.
