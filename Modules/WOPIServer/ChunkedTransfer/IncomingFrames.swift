@@ -26,15 +26,7 @@ struct IncomingFrames<Message: Decodable> {
         var decoder = FrameDecoder()
         var reader = Reader()
         let spool = try SpoolFile()
-        for try await buffer in body {
-            let events: [FrameEvent]
-            do {
-                events = try decoder.decode(buffer)
-            } catch {
-                throw WOPIHTTPError.badRequest("The body is no valid frame stream: \(error.message)")
-            }
-            for event in events { try await reader.take(event, spool: spool, acceptsChunks: acceptsChunks) }
-        }
+        try await reader.read(body, with: &decoder, spool: spool, acceptsChunks: acceptsChunks, named: "The body")
         do {
             try decoder.finish()
         } catch {
@@ -55,15 +47,7 @@ struct IncomingFrames<Message: Decodable> {
     mutating func appendChunks(fromUploadSession stream: ByteStream) async throws {
         var decoder = FrameDecoder()
         var reader = Reader(spooled: spooledLength, expectsMessage: false)
-        for try await buffer in stream {
-            let events: [FrameEvent]
-            do {
-                events = try decoder.decode(buffer)
-            } catch {
-                throw WOPIHTTPError.badRequest("The upload session is no valid frame stream: \(error.message)")
-            }
-            for event in events { try await reader.take(event, spool: spool, acceptsChunks: true) }
-        }
+        try await reader.read(stream, with: &decoder, spool: spool, acceptsChunks: true, named: "The upload session")
         guard decoder.isBetweenFrames else {
             throw WOPIHTTPError.badRequest(
                 "The upload session ends inside a frame; upload the rest of it, then commit again.")
@@ -92,6 +76,22 @@ struct IncomingFrames<Message: Decodable> {
         init(spooled: Int64 = 0, expectsMessage: Bool = true) {
             self.spooled = spooled
             self.expectsMessage = expectsMessage
+        }
+
+        /// Takes every frame event of `stream` as it arrives; bytes that are no frames are a `400` naming `what`.
+        mutating func read(
+            _ stream: ByteStream, with decoder: inout FrameDecoder, spool: SpoolFile, acceptsChunks: Bool,
+            named what: String
+        ) async throws {
+            for try await buffer in stream {
+                let events: [FrameEvent]
+                do {
+                    events = try decoder.decode(buffer)
+                } catch {
+                    throw WOPIHTTPError.badRequest("\(what) is no valid frame stream: \(error.message)")
+                }
+                for event in events { try await take(event, spool: spool, acceptsChunks: acceptsChunks) }
+            }
         }
 
         mutating func take(_ event: FrameEvent, spool: SpoolFile, acceptsChunks: Bool) async throws {
