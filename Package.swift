@@ -361,6 +361,7 @@ let package = Package(
                 "SQLiteStorage", "WOPIServer", "WOPIAuthorizationServer", "WOPIModels", "WOPIStorage",
                 "JSONRecordCodec", "ServerStoreTables",
                 .grdb,
+                .nioCore,
             ],
             path: "Plugins/SQLiteServerStores",
             swiftSettings: swiftSettings
@@ -388,6 +389,7 @@ let package = Package(
                 .postgresNIO,
                 .crypto,
                 .logging,
+                .nioCore,
             ],
             path: "Plugins/PostgresServerStores",
             swiftSettings: swiftSettings
@@ -483,6 +485,7 @@ let package = Package(
         .executableTarget(
             name: "wopikit-bench",
             dependencies: [
+                "WOPIChunking", "WOPIModels",
                 .asyncHTTPClient,
                 .nioCore,
                 .nioHTTP1,
@@ -578,7 +581,7 @@ let package = Package(
         .testTarget(
             name: "PostgresTests",
             dependencies: [
-                "ChunkedVersionStore",
+                "ChunkedVersionStore", "WOPIChunking",
                 "WOPITestSupport", "WOPIClusterTestSupport", "PostgresStorage", "PostgresServerStores", "WOPIStorage",
                 "WOPIStorageConformance",
                 "WOPIServerConformance", "WOPIServer", "WOPIAuthorizationServer", "WOPIModels", "wopi-host", "wopi",

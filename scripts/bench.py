@@ -17,6 +17,8 @@ reads, which caps what it can measure).
                                      only what metrics and tracing cost a CheckFileInfo (see `instrumentation`)
     scripts/bench.py --office-only   only issue 25's Office documents through incremental transfer (bytes at the
                                      socket; see `office_documents`)
+    scripts/bench.py --incremental-only
+                                     only incremental transfer (CSPP Plus, see `measure_incremental`)
 """
 import argparse
 import datetime
@@ -51,6 +53,7 @@ INSTRUMENTED = (
     ("metrics+traces", ["--metrics-listen", "127.0.0.1:0"], {"OTEL_TRACES_EXPORTER": "otlp"}),
 )
 INSTRUMENTATION_ROUNDS = 6
+INCREMENTAL_MIB = 10  # the zip of the incremental-transfer scenario (smoke: 1 MiB)
 
 
 class BenchFailure(Exception):
@@ -487,6 +490,8 @@ def main():
                         help="only the instrumentation comparison (CheckFileInfo with metrics and traces off and on)")
     parser.add_argument("--office-only", action="store_true",
                         help="only the Office documents through incremental transfer (issue 25)")
+    parser.add_argument("--incremental-only", action="store_true",
+                        help="only incremental transfer (PutChunkedFile/GetChunkedFile of a zip beside PutFile/GetFile)")
     options = parser.parse_args()
     office_mib = 1 if options.smoke else 10
     seconds = options.seconds or (1 if options.smoke else 10)
@@ -513,6 +518,9 @@ def main():
     servers = []
     results = {}  # (scenario, server) -> figures
     loads = [load_average()]
+    if options.incremental_only:
+        incremental_only(options, bin_dir, workdir, loads)
+        return
     if options.instrumentation_only:
         try:
             nginx = Nginx(www, workdir)
@@ -598,6 +606,10 @@ def main():
             transfers, transfer_problem, dd_rates = measure_transfers(
                 bench, options.host_binary or os.path.join(bin_dir, "wopi-host"), nginx, cluster, sizes, size_args, www,
                 workdir)
+            incremental = measure_incremental(
+                bench, options.host_binary or os.path.join(bin_dir, "wopi-host"), cluster,
+                1 if options.smoke else INCREMENTAL_MIB, workdir)
+            print("\n" + incremental_report(incremental))
         office = None
         if not options.scenario or "Office" in options.scenario:
             office = office_documents(bin_dir, workdir, office_mib)
@@ -629,6 +641,58 @@ def measure_transfers(bench, host_binary, nginx, cluster, sizes, size_args, www,
     dd_rates = {size: dd(os.path.join(www, f"pattern-{size}MiB.bin"), os.path.join(workdir, "dd.out"))
                 for size in sizes}
     return transfers, transfer_problem, dd_rates
+
+
+def measure_incremental(bench, host_binary, cluster, size_mib, workdir):
+    """`wopikit-bench --incremental` on SQLite, fs and (with a cluster) its PostgreSQL database: a zip of `size_mib`
+    moved whole by PutFile/GetFile and PutChunkedFile/GetChunkedFile, then after one small entry changed by a
+    PutChunkedFile of the changed chunks and a GetChunkedFile naming the known ones. wopikit-bench puts every
+    download together and fails on a wrong byte, which fails the run. Returns its JSON lines."""
+    out = os.path.join(workdir, "incremental.jsonl")
+    storages = ["--storage", "sqlite", "--storage", "fs"] + (
+        ["--storage", "postgres", "--database", cluster.database] if cluster else [])
+    run([bench, "--incremental", "--host-binary", host_binary, "--size-mib", str(size_mib), "--json", out]
+        + storages, env=dict(os.environ, TMPDIR=workdir))
+    with open(out) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def incremental_report(rows):
+    """The incremental-transfer figures as a table: bytes on the wire, chunks moved of the file's, the file's MiB
+    over the request's time, the host's peak RSS."""
+    def kib(count):
+        return f"{count / 1024:,.1f}"
+    body = [[r["storage"], r["operation"], kib(r["requestBytes"]), kib(r["responseBytes"]),
+             f"{r['chunks']} of {r['ofChunks']}" if "chunks" in r else "",
+             f"{r['fileBytes'] / 1048576 / r['seconds']:.0f}", f"{r['peakRSS'] / 1048576:.0f}"] for r in rows]
+    size = f"{rows[0]['fileBytes'] / 1048576:.1f} MiB" if rows else "?"
+    return f"Incremental transfer of a {size} zip:\n\n" + table(
+        ["storage", "request", "request body KiB", "response body KiB", "chunks moved", "file MiB/s",
+         "peak RSS MiB"], body)
+
+
+def incremental_only(options, bin_dir, workdir, loads):
+    """`--incremental-only`: the incremental-transfer scenario alone, with a one-host PostgreSQL cluster unless
+    `--no-cluster`; prints the table with the date, build and load average (Docs/benchmarks.md's section is
+    written by hand from it)."""
+    servers = []
+    try:
+        cluster = None
+        if not options.no_cluster:
+            cluster = Cluster(bin_dir, workdir, 1)
+            servers.append(cluster)
+            cluster.wait_listening()
+        rows = measure_incremental(
+            os.path.join(bin_dir, "wopikit-bench"), options.host_binary or os.path.join(bin_dir, "wopi-host"),
+            cluster, 1 if options.smoke else INCREMENTAL_MIB, workdir)
+    finally:
+        for server in servers:
+            server.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+    loads.append(load_average())
+    build = "release" if "/release" in os.path.realpath(bin_dir) else "debug"
+    print(f"\n{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {build} build. Machine: {machine()}. "
+          f"Load average (1 min) at the start and the end: {', '.join(loads)}.\n\n" + incremental_report(rows))
 
 
 def report(options, scenarios, results, get_size, get_rows, sizes, transfers, transfer_problem, dd_rates, seconds,

@@ -10,9 +10,9 @@ final class BenchHost: Sendable {
     private let process = Process()
     private let output = PrintedOutput()
 
-    /// Starts `wopi-host serve --port 0 --storage STORAGE` on a new data directory; the `postgres` storage is
-    /// `--database DATABASE` instead.
-    init(executable: URL, storage: String, database: String?) throws {
+    /// Starts `wopi-host serve --port 0 --storage STORAGE` on a new data directory, with `extraArguments`; the
+    /// `postgres` storage is `--database DATABASE` instead.
+    init(executable: URL, storage: String, database: String?, extraArguments: [String] = []) throws {
         self.executable = executable
         dataDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("wopikit-bench-\(UUID())")
         if storage == "postgres" {
@@ -25,7 +25,7 @@ final class BenchHost: Sendable {
         process.arguments =
             ["serve", "--demo", "--data", dataDirectory.path]
             + (databaseArguments.isEmpty ? ["--storage", storage] : databaseArguments)
-            + ["--port", "0", "--log-level", "warning"]
+            + ["--port", "0", "--log-level", "warning"] + extraArguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

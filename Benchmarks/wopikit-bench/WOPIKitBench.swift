@@ -41,6 +41,10 @@ struct WOPIKitBench: AsyncParsableCommand {
     var referenceUrl: String?
     @Option(name: .long, help: "Also write the results as JSON lines to this file.")
     var json: String?
+    @Flag(
+        name: .long,
+        help: "Measure incremental transfer instead: PutChunkedFile/GetChunkedFile of a zip beside PutFile/GetFile.")
+    var incremental = false
 
     func run() async throws {
         if let writePatterns {
@@ -57,6 +61,16 @@ struct WOPIKitBench: AsyncParsableCommand {
         var configuration = HTTPClient.Configuration()
         configuration.timeout = .init(connect: .seconds(10), read: .seconds(300))
         let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        if incremental {
+            do {
+                try await measureIncremental(executable: executable, http: http)
+            } catch {
+                try await http.shutdown()
+                throw error
+            }
+            try await http.shutdown()
+            return
+        }
         var results: [BenchResult] = []
         do {
             if let referenceUrl { results += try await measureReference(baseURL: referenceUrl, http: http) }

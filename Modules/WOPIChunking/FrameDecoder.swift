@@ -56,6 +56,13 @@ public struct FrameDecoder: Sendable {
         return false
     }
 
+    /// Whether the bytes read so far end exactly after a whole frame (or are none): where a stream of frames
+    /// without an EndFrame may end, such as an upload session's (Microsoft's "create-upload-session" page).
+    public var isBetweenFrames: Bool {
+        if case .fixedHeader(let collected) = state { return collected.isEmpty }
+        return false
+    }
+
     /// Reads the next bytes of the body.
     ///
     /// - Throws: ``FrameError`` for an undefined frame type, an oversized or malformed extended header, or bytes

@@ -56,6 +56,9 @@ public struct DeploymentStores: Sendable {
     /// transfer, used when co-authoring is configured): in the database for SQLite and PostgreSQL, in memory
     /// otherwise.
     public var contentStreams: any ContentStreamStore = InMemoryContentStreamStore()
+    /// The upload sessions of resumable file transfer (CSPP Plus, used when co-authoring is configured) and their
+    /// bytes: in the database for SQLite and PostgreSQL (any host continues a session), in this process otherwise.
+    public var uploadSessions: any UploadSessionStore = InMemoryUploadSessionStore()
 
     /// The default policy: each user sees their own items, and what ``shares`` shares with them.
     public var sharingPolicy: SharingAccessPolicy { SharingAccessPolicy(storage: storage, shares: shares) }
@@ -105,6 +108,7 @@ public struct DeploymentStores: Sendable {
             readiness: [.database(database), .writableFolder(directory)],
             audit: FileAuditLog(url: directory.appendingPathComponent("audit.jsonl")))
         stores.contentStreams = try SQLiteContentStreamStore(database: database)
+        stores.uploadSessions = try SQLiteUploadSessionStore(database: database)
         return stores
     }
 
@@ -148,6 +152,7 @@ public struct DeploymentStores: Sendable {
             services: { logger in [database, StorageGarbageCollector(storage: storage, logger: logger)] },
             readiness: [.database(database)], audit: try await PostgresAuditLog.open(database: database))
         stores.contentStreams = try await PostgresContentStreamStore.open(database: database)
+        stores.uploadSessions = try await PostgresUploadSessionStore.open(database: database)
         return stores
     }
 }

@@ -109,6 +109,7 @@ public final class WOPIDeployment: Sendable {
         }
         hostConfiguration.coauthoring = try Self.coauthoring(configuration.coauthoring, discovery: discovery)
         hostConfiguration.coauthoring?.contentStreams = stores.contentStreams
+        hostConfiguration.coauthoring?.uploadSessions = stores.uploadSessions
         let decides = policy ?? stores.sharingPolicy
         host = WOPIHost(
             storage: stores.storage, locks: stores.locks, users: stores.users, tokens: AccessTokenSigner(key: tokenKey),

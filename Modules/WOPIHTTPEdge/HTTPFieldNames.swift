@@ -23,6 +23,14 @@ extension HTTPField.Name {
     public static let wopiCoauthTableVersion = HTTPField.Name(WOPIHeader.coauthTableVersion)!
     /// `X-WOPI-SequenceNumber` (CSPP Plus): the sequence number of a file's content streams.
     public static let wopiSequenceNumber = HTTPField.Name(WOPIHeader.sequenceNumber)!
+    /// `X-WOPI-UploadSessionToken` (CSPP Plus): the upload session an UpdateUploadSession appends to.
+    public static let wopiUploadSessionToken = HTTPField.Name(WOPIHeader.uploadSessionToken)!
+    /// `X-WOPI-ContentRangeOffset` (CSPP Plus): where an UpdateUploadSession's body starts in the session.
+    public static let wopiContentRangeOffset = HTTPField.Name(WOPIHeader.contentRangeOffset)!
+    /// `X-WOPI-ContentRangeLength` (CSPP Plus): the length of an UpdateUploadSession's body.
+    public static let wopiContentRangeLength = HTTPField.Name(WOPIHeader.contentRangeLength)!
+    /// `X-WOPI-UploadSessionCurrentOffset` (CSPP Plus): how many bytes an upload session holds.
+    public static let wopiUploadSessionCurrentOffset = HTTPField.Name(WOPIHeader.uploadSessionCurrentOffset)!
     /// `X-WOPI-ServerError`: what went wrong, on an error response.
     public static let wopiServerError = HTTPField.Name(WOPIHeader.serverError)!
     /// `X-WOPI-ServerVersion`: the host's version, on every WOPI response.

@@ -224,6 +224,9 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
     /// `SupportsChunkedFileTransfer`: the host answers GetChunkedFile, PutChunkedFile, GetChunks and
     /// GetSequenceNumber.
     public var supportsChunkedFileTransfer: Bool?
+    /// `SupportsResumableFileTransfer`: the host answers CreateUploadSession and UpdateUploadSession, and commits
+    /// an upload session through PutChunkedFile's `UploadSessionTokenToCommit`.
+    public var supportsResumableFileTransfer: Bool?
     /// `RealTimeChannelEndpointUrl`: the real-time channel endpoint (discovery's `rtc`).
     public var realTimeChannelEndpointURL: String?
     /// `OfficeCollaborationServiceEndpointUrl`: the collaboration service endpoint (discovery's `collab`).
@@ -395,6 +398,7 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
         case termsOfUseURL = "TermsOfUseUrl"
         case supportsCoauth = "SupportsCoauth"
         case supportsChunkedFileTransfer = "SupportsChunkedFileTransfer"
+        case supportsResumableFileTransfer = "SupportsResumableFileTransfer"
         case sequenceNumber = "SequenceNumber"
         case realTimeChannelEndpointURL = "RealTimeChannelEndpointUrl"
         case officeCollaborationServiceEndpointURL = "OfficeCollaborationServiceEndpointUrl"

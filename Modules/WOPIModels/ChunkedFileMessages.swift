@@ -211,7 +211,8 @@ public struct PutChunkedFileRequestMessage: Codable, Sendable, Hashable {
     public var contentProperties: [ContentProperty]
     /// The new streams; a stream not listed stays as it is.
     public var signatures: [StreamSignature]
-    /// The upload session whose bytes to commit (empty for none).
+    /// The upload session to commit (empty for none): the Chunk frames uploaded into it join the ones in the
+    /// request's body, and the host removes the session once the put succeeds.
     public var uploadSessionTokenToCommit: String
 
     /// Creates a request message.
@@ -308,5 +309,23 @@ public struct GetChunksResponseMessage: Codable, Sendable, Hashable {
 
     enum CodingKeys: String, CodingKey {
         case contentFilters = "ContentFilters"
+    }
+}
+
+/// The answer to CreateUploadSession (CSPP Plus resumable file transfer, Microsoft's "create-upload-session"
+/// page): the token that names the new upload session in UpdateUploadSession's `X-WOPI-UploadSessionToken` and in
+/// PutChunkedFile's ``PutChunkedFileRequestMessage/uploadSessionTokenToCommit``.
+public struct CreateUploadSessionResponse: Codable, Sendable, Hashable {
+    /// The upload session's token: unique, and valid for the file and user it was created for until the session
+    /// is committed or expires (30 minutes after it was created or last updated).
+    public var uploadSessionToken: String
+
+    /// Creates an answer.
+    public init(uploadSessionToken: String) {
+        self.uploadSessionToken = uploadSessionToken
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case uploadSessionToken = "UploadSessionToken"
     }
 }

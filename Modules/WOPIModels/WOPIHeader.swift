@@ -41,6 +41,15 @@ public enum WOPIHeader {
     /// A file's sequence number: greater than 0, it grows whenever the file's content streams change. Sent by
     /// PutChunkedFile as the number the client last saw; answered by every chunked-transfer operation.
     public static let sequenceNumber = "X-WOPI-SequenceNumber"
+    /// The upload session an UpdateUploadSession appends to (the token CreateUploadSession answered).
+    public static let uploadSessionToken = "X-WOPI-UploadSessionToken"
+    /// Where in the upload session's byte stream an UpdateUploadSession's body starts.
+    public static let contentRangeOffset = "X-WOPI-ContentRangeOffset"
+    /// The length of an UpdateUploadSession's body.
+    public static let contentRangeLength = "X-WOPI-ContentRangeLength"
+    /// How many bytes an upload session holds: where the next UpdateUploadSession starts. Answered by every
+    /// UpdateUploadSession, also a refused one, so a client that lost an answer knows where to continue.
+    public static let uploadSessionCurrentOffset = "X-WOPI-UploadSessionCurrentOffset"
 
     // MARK: Content
     /// The file version after GetFile, PutFile, Lock and Unlock.
@@ -141,6 +150,8 @@ public enum WOPIOverride {
     public static let putChunkedFile = "PUT_CHUNKED_FILE"
     public static let getChunks = "GET_CHUNKS"
     public static let getSequenceNumber = "GET_SEQUENCE_NUMBER"
+    public static let createUploadSession = "CREATE_UPLOAD_SESSION"
+    public static let updateUploadSession = "UPDATE_UPLOAD_SESSION"
 }
 
 /// The values of `X-WOPI-EcosystemOperation` on the bootstrapper.

@@ -35,8 +35,8 @@ enum WOPIOperation: Equatable, Sendable {
     case changeCoauthLock(ItemID, CoauthChange)
     /// GetCoauthTable (CSPP Plus; 501 unless co-authoring is configured).
     case getCoauthTable(ItemID)
-    /// GetChunkedFile, PutChunkedFile, GetChunks or GetSequenceNumber (CSPP Plus incremental file transfer; 501
-    /// unless co-authoring is configured).
+    /// GetChunkedFile, PutChunkedFile, GetChunks, GetSequenceNumber, CreateUploadSession or UpdateUploadSession
+    /// (CSPP Plus incremental file transfer; 501 unless co-authoring is configured).
     case chunkedTransfer(ItemID, ChunkedTransfer)
 
     // MARK: Containers ("Shared with me" included, by its ID)
@@ -82,6 +82,8 @@ enum WOPIOperation: Equatable, Sendable {
     /// The incremental-file-transfer operations (CSPP Plus).
     enum ChunkedTransfer: Equatable, Sendable {
         case getChunkedFile, putChunkedFile, getChunks, getSequenceNumber
+        /// CreateUploadSession and UpdateUploadSession (resumable file transfer).
+        case createUploadSession, updateUploadSession
 
         /// The `X-WOPI-Override` value.
         var override: String {
@@ -90,6 +92,8 @@ enum WOPIOperation: Equatable, Sendable {
             case .putChunkedFile: WOPIOverride.putChunkedFile
             case .getChunks: WOPIOverride.getChunks
             case .getSequenceNumber: WOPIOverride.getSequenceNumber
+            case .createUploadSession: WOPIOverride.createUploadSession
+            case .updateUploadSession: WOPIOverride.updateUploadSession
             }
         }
     }
@@ -142,6 +146,8 @@ enum WOPIOperation: Equatable, Sendable {
             case WOPIOverride.getChunkedFile: self = .chunkedTransfer(id, .getChunkedFile)
             case WOPIOverride.getChunks: self = .chunkedTransfer(id, .getChunks)
             case WOPIOverride.getSequenceNumber: self = .chunkedTransfer(id, .getSequenceNumber)
+            case WOPIOverride.createUploadSession: self = .chunkedTransfer(id, .createUploadSession)
+            case WOPIOverride.updateUploadSession: self = .chunkedTransfer(id, .updateUploadSession)
             case let other?: self = unknown(other)
             }
         case .file(let id, .contents):

@@ -134,4 +134,29 @@ extension StoreTables {
                 ]
             }
         ])
+
+    /// The upload sessions of an `UploadSessionStore` (CSPP Plus resumable file transfer) and their bytes, in
+    /// pieces of up to 1 MiB: one row per piece of each update attempt, `counted` once the attempt moved the
+    /// session's `length` on.
+    package static let uploadSessions = StoreTables(
+        name: "upload_sessions",
+        migrations: [
+            Migration("v1") { sql in
+                [
+                    """
+                    CREATE TABLE upload_sessions (
+                      token TEXT PRIMARY KEY NOT NULL, file_id TEXT NOT NULL, user_id TEXT NOT NULL,
+                      length BIGINT NOT NULL, expires_at \(sql.real) NOT NULL)
+                    """,
+                    "CREATE INDEX upload_sessions_expiry ON upload_sessions (expires_at)",
+                    """
+                    CREATE TABLE upload_session_pieces (
+                      token TEXT NOT NULL, attempt TEXT NOT NULL, start_at BIGINT NOT NULL,
+                      counted INTEGER NOT NULL DEFAULT 0, bytes \(sql.bytes) NOT NULL,
+                      PRIMARY KEY (token, attempt, start_at))
+                    """,
+                    "CREATE INDEX upload_session_pieces_counted ON upload_session_pieces (token, counted, start_at)",
+                ]
+            }
+        ])
 }

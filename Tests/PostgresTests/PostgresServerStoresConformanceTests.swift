@@ -59,6 +59,13 @@ struct PostgresServerStoresConformanceTests {
         await pools.close()
     }
 
+    @Test(arguments: UploadSessionStoreConformance.cases)
+    func uploadSessions(_ kit: ConformanceCase<any UploadSessionStore>) async throws {
+        let pools = try await TestPools.fresh()
+        try await kit.run { try await PostgresUploadSessionStore.open(database: try await pools.open()) }
+        await pools.close()
+    }
+
     @Test("every host reads the signing key the first one created")
     func sharedKeys() async throws {
         let pools = try await TestPools.fresh()

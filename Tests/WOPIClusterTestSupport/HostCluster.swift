@@ -29,9 +29,11 @@ package final class HostCluster: Sendable {
         self.front = front
     }
 
-    /// Starts `count` hosts on a new database of `server`.
-    package static func start(_ count: Int, on server: PostgresServer? = nil) async throws -> HostCluster {
-        try await start(count, on: server, frontPort: nil)
+    /// Starts `count` hosts on a new database of `server`, with `serve`'s `extraArguments`.
+    package static func start(_ count: Int, on server: PostgresServer? = nil, extraArguments: [String] = [])
+        async throws -> HostCluster
+    {
+        try await start(count, on: server, frontPort: nil, extraArguments: extraArguments)
     }
 
     /// Starts `count` hosts on a new database of the shared server behind a ``BalancerFront`` (nginx,

@@ -30,6 +30,26 @@ package enum LoopbackPort {
         }
     }
 
+    /// Connects to 127.0.0.1:`port`, writes `bytes` and closes the connection without reading an answer: a client
+    /// whose connection drops in the middle of a request.
+    package static func sendAndDrop(_ bytes: [UInt8], to port: Int) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = loopback(port: port)
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                connect(fd, socketAddress, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard connected else { throw HostProcessError("Cannot connect to 127.0.0.1:\(port) (errno \(errno)).") }
+        var done = 0
+        while done < bytes.count {
+            let count = bytes[done...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { throw HostProcessError("Writing to 127.0.0.1:\(port) failed (errno \(errno)).") }
+            done += count
+        }
+    }
+
     private static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

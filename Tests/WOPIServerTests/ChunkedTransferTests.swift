@@ -113,6 +113,23 @@ struct ChunkedTransferTests {
         }
     }
 
+    @Test func deletingAFileForgetsItsContentStreams() async throws {
+        let streams = InMemoryContentStreamStore()
+        var configuration = WOPILockExtensionTests.coauthoring
+        configuration.coauthoring?.contentStreams = streams
+        try await TestHost.run(configuration: configuration) { wopi in
+            let file = try await wopi.seedFile("Gone.docx", "")
+            let kept = try await wopi.seedFile("Kept.docx", "")
+            for id in [file.id, kept.id] {
+                #expect(try await wopi.post(wopi.fileURL(id), ["X-WOPI-Override": "GET_SEQUENCE_NUMBER"]).status == 200)
+            }
+            #expect(await streams.record(of: file.id) != nil)
+            #expect(try await wopi.post(wopi.fileURL(file.id), ["X-WOPI-Override": "DELETE"]).status == 200)
+            #expect(await streams.record(of: file.id) == nil, "the deleted file's record is gone")
+            #expect(await streams.record(of: kept.id) != nil, "another file's stays")
+        }
+    }
+
     @Test func aPlainFileIsOneFullFileChunkAndKnownChunksAreNotSent() async throws {
         try await TestHost.run(configuration: WOPILockExtensionTests.coauthoring) { wopi in
             let file = try await wopi.seedFile("notes.txt", "plain text, not a zip")

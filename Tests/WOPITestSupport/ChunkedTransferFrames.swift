@@ -48,6 +48,16 @@ public enum ChunkedTransferFrames {
         return buffer
     }
 
+    /// An upload session's byte stream (CreateUploadSession, UpdateUploadSession): a Chunk frame for each of
+    /// `chunks`, with no MessageJSON before them and no EndFrame after.
+    public static func sessionStream(_ chunks: [Chunk]) -> [UInt8] {
+        var stream: [UInt8] = []
+        for chunk in chunks {
+            stream += FrameHeader.chunk(chunk.id, length: UInt64(chunk.bytes.count)).encoded + chunk.bytes
+        }
+        return stream
+    }
+
     /// A response body read back: its MessageJSON and its Chunk (and ChunkRange) frames in order.
     public struct Response: Sendable {
         public var message: Data

@@ -14,9 +14,9 @@ struct IncomingFrames<Message: Decodable> {
     /// The chunks sent, in the spool.
     let spool: SpoolFile
     /// Where each sent chunk is in ``spool``.
-    let chunks: [ChunkID: Range<Int64>]
+    private(set) var chunks: [ChunkID: Range<Int64>]
     /// The end of the spooled chunks: the spool is free from here.
-    let spooledLength: Int64
+    private(set) var spooledLength: Int64
 
     /// The largest MessageJSON accepted.
     static var maximumMessageLength: UInt64 { 16 * 1024 * 1024 }
@@ -26,15 +26,7 @@ struct IncomingFrames<Message: Decodable> {
         var decoder = FrameDecoder()
         var reader = Reader()
         let spool = try SpoolFile()
-        for try await buffer in body {
-            let events: [FrameEvent]
-            do {
-                events = try decoder.decode(buffer)
-            } catch {
-                throw WOPIHTTPError.badRequest("The body is no valid frame stream: \(error.message)")
-            }
-            for event in events { try await reader.take(event, spool: spool, acceptsChunks: acceptsChunks) }
-        }
+        try await reader.read(body, with: &decoder, spool: spool, acceptsChunks: acceptsChunks, named: "The body")
         do {
             try decoder.finish()
         } catch {
@@ -50,6 +42,20 @@ struct IncomingFrames<Message: Decodable> {
         return IncomingFrames(message: message, spool: spool, chunks: reader.chunks, spooledLength: reader.spooled)
     }
 
+    /// Adds the chunks of an upload session's byte stream (Chunk frames only: no MessageJSON, no EndFrame),
+    /// spooled after the body's and checked the same way; a stream that is not whole Chunk frames is a `400`.
+    mutating func appendChunks(fromUploadSession stream: ByteStream) async throws {
+        var decoder = FrameDecoder()
+        var reader = Reader(spooled: spooledLength, expectsMessage: false)
+        try await reader.read(stream, with: &decoder, spool: spool, acceptsChunks: true, named: "The upload session")
+        guard decoder.isBetweenFrames else {
+            throw WOPIHTTPError.badRequest(
+                "The upload session ends inside a frame; upload the rest of it, then commit again.")
+        }
+        for (id, range) in reader.chunks where chunks[id] == nil { chunks[id] = range }
+        spooledLength = reader.spooled
+    }
+
     /// The state of a read.
     private struct Reader {
         private enum Frame {
@@ -63,23 +69,47 @@ struct IncomingFrames<Message: Decodable> {
         var spooled: Int64 = 0
         private var frame: Frame?
         private var frames = 0
+        /// Whether the stream starts with a MessageJSON and may end with an EndFrame (a request body), or holds
+        /// Chunk frames only (an upload session).
+        private let expectsMessage: Bool
+
+        init(spooled: Int64 = 0, expectsMessage: Bool = true) {
+            self.spooled = spooled
+            self.expectsMessage = expectsMessage
+        }
+
+        /// Takes every frame event of `stream` as it arrives; bytes that are no frames are a `400` naming `what`.
+        mutating func read(
+            _ stream: ByteStream, with decoder: inout FrameDecoder, spool: SpoolFile, acceptsChunks: Bool,
+            named what: String
+        ) async throws {
+            for try await buffer in stream {
+                let events: [FrameEvent]
+                do {
+                    events = try decoder.decode(buffer)
+                } catch {
+                    throw WOPIHTTPError.badRequest("\(what) is no valid frame stream: \(error.message)")
+                }
+                for event in events { try await take(event, spool: spool, acceptsChunks: acceptsChunks) }
+            }
+        }
 
         mutating func take(_ event: FrameEvent, spool: SpoolFile, acceptsChunks: Bool) async throws {
             switch (event, frame) {
             case (.header(let header), _):
                 frames += 1
                 switch header.type {
-                case .messageJSON where frames == 1:
+                case .messageJSON where frames == 1 && expectsMessage:
                     guard header.payloadLength <= IncomingFrames.maximumMessageLength else {
                         throw WOPIHTTPError(.contentTooLarge, "The MessageJSON frame is over 16 MiB.")
                     }
                     frame = .message(ByteBuffer())
-                case _ where frames == 1:
+                case _ where frames == 1 && expectsMessage:
                     throw WOPIHTTPError.badRequest("The first frame must be the MessageJSON.")
                 case .chunk where acceptsChunks:
                     guard let id = header.chunkID else { throw WOPIHTTPError.badRequest("A Chunk frame has no ID.") }
                     frame = .chunk(id, start: spooled, hasher: SpookyHash())
-                case .endFrame:
+                case .endFrame where expectsMessage:
                     frame = .end
                 default:
                     throw WOPIHTTPError.badRequest("A \(header.type) frame is not accepted here.")

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import Logging
 import NIOCore
 import WOPIChunking
 import WOPIHTTPEdge
@@ -8,23 +9,32 @@ import WOPIStorage
 
 extension WOPIHost {
     /// The incremental-file-transfer operations (CSPP Plus; Docs/cspp-plus.md), with the file's content streams
-    /// kept in `streams`.
+    /// and the upload sessions kept in the stores of `coauthoring`.
     func chunkedTransfer(
-        _ operation: WOPIOperation.ChunkedTransfer, file id: ItemID, streams: any ContentStreamStore,
+        _ operation: WOPIOperation.ChunkedTransfer, file id: ItemID, in coauthoring: CoauthoringConfiguration,
         request: WOPIRequest, context: RequestContext
     ) async throws -> WOPIResponse {
+        let streams = coauthoring.contentStreams
         switch operation {
         case .getChunkedFile:
             return try await getChunkedFile(id, streams: streams, request: request)
         case .putChunkedFile:
             try context.require(context.access.canWrite, "changing the file")
-            return try await putChunkedFile(id, streams: streams, request: request, context: context)
+            return try await putChunkedFile(
+                id, streams: streams, sessions: coauthoring.uploadSessions, request: request, context: context)
         case .getChunks:
             return try await getChunks(id, streams: streams, request: request)
         case .getSequenceNumber:
             let file = try await context.file(id, in: storage)
             let record = try await currentContentRecord(of: id, version: file.version, in: streams)
             return Self.chunkedResponse(WOPIResponse(status: .ok), record: record, version: file.version)
+        case .createUploadSession:
+            try context.require(context.access.canWrite, "uploading to the file")
+            return try await createUploadSession(id, sessions: coauthoring.uploadSessions, context: context)
+        case .updateUploadSession:
+            try context.require(context.access.canWrite, "uploading to the file")
+            return try await updateUploadSession(
+                id, sessions: coauthoring.uploadSessions, request: request, context: context)
         }
     }
 
@@ -129,6 +139,20 @@ extension WOPIHost {
             }
         }
         throw WOPIHTTPError(.serviceUnavailable, "The file's content streams change too fast; try again.")
+    }
+
+    /// Forgets the content streams, content properties and sequence number of a deleted file (co-authoring only).
+    /// The file is gone already, so a failure is logged, not answered: the record is then left behind, harmless
+    /// (file IDs are never reused).
+    func forgetContentStreams(of file: ItemID) async {
+        guard let coauthoring = configuration.coauthoring else { return }
+        do {
+            try await coauthoring.contentStreams.removeRecord(of: file)
+        } catch {
+            logger.warning(
+                "The content streams of a deleted file could not be removed",
+                metadata: ["file": "\(file)", "error": "\(error)"])
+        }
     }
 
     /// `response` with the chunked-transfer headers: `X-WOPI-SequenceNumber` and `X-WOPI-ItemVersion`.

@@ -13,10 +13,12 @@ extension WOPIHost {
     static var maximumAlternateStreamSize: Int { 64 * 1024 * 1024 }
 
     /// PutChunkedFile: the lock rules of PutFile (with `X-WOPI-CoauthLockId`), the client's sequence number
-    /// checked (`412` with the current one), the sent chunks spooled, each new stream composed from them and the
-    /// chunks the host has, MainContent written through the backend's atomic `writeFile`, then the content record.
+    /// checked (`412` with the current one), the sent chunks spooled (with those of the upload session it commits),
+    /// each new stream composed from them and the chunks the host has, MainContent written through the backend's
+    /// atomic `writeFile`, then the content record; the committed upload session is removed last.
     func putChunkedFile(
-        _ id: ItemID, streams: any ContentStreamStore, request: WOPIRequest, context: RequestContext
+        _ id: ItemID, streams: any ContentStreamStore, sessions: any UploadSessionStore, request: WOPIRequest,
+        context: RequestContext
     ) async throws -> WOPIResponse {
         let body = try limited(request.body)
         let file = try await context.file(id, in: storage)
@@ -25,10 +27,11 @@ extension WOPIHost {
         let record = try await currentContentRecord(of: id, version: file.version, in: streams)
         try Self.checkSequenceNumber(request, current: record)
         try await check(.putFile(file, ClientSaveHeaders(request).details), context: context)
-        let upload = try await IncomingFrames<PutChunkedFileRequestMessage>.read(body, acceptsChunks: true)
-        guard upload.message.uploadSessionTokenToCommit.isEmpty else {
-            throw Self.unsupported("committing an upload session (UploadSessionTokenToCommit)")
-        }
+        var upload = try await IncomingFrames<PutChunkedFileRequestMessage>.read(body, acceptsChunks: true)
+        let token = upload.message.uploadSessionTokenToCommit
+        let session =
+            token.isEmpty ? nil : try await uploadSession(token, of: id, in: sessions, context: context, now: now())
+        if let session { try await upload.appendChunks(fromUploadSession: sessions.bytes(of: session)) }
         let main = try await mainContentChunks(of: id)
         guard main.version == file.version else { throw try await sequenceConflict(id, streams: streams) }
         var sources = ChunkSources(upload: upload, main: main)
@@ -58,13 +61,25 @@ extension WOPIHost {
             of: id, in: streams, from: file.version, to: written.version, properties: upload.message.contentProperties,
             alternates: alternates)
         try await forgetTemplate(of: id)
+        if let session { await removeCommitted(session, from: sessions) }
         logger.info(
             "PutChunkedFile",
             metadata: [
                 "file": "\(id)", "size": "\(written.size)", "version": "\(written.version)",
                 "sent": "\(upload.spooledLength)", "sequence": "\(stored.sequenceNumber)",
+                "uploadSession": "\(session != nil)",
             ])
         return Self.chunkedResponse(WOPIResponse(status: .ok), record: stored, version: written.version)
+    }
+
+    /// Removes an upload session once its put succeeded; a failure is logged (expiry removes it later).
+    private func removeCommitted(_ session: UploadSession, from sessions: any UploadSessionStore) async {
+        do {
+            try await sessions.removeSession(session.token)
+        } catch {
+            logger.warning(
+                "A committed upload session could not be removed; it expires", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Refuses a PutChunkedFile whose `X-WOPI-SequenceNumber` is not the file's current one.

@@ -4,7 +4,8 @@ public import WOPIModels
 ///
 /// Without it the host answers exactly as a CSPP host: no CSPP Plus CheckFileInfo property, no coauth operation
 /// (they answer 501), no lock extension header. With it, the host implements GetCoauthLock, RefreshCoauthLock,
-/// UnlockCoauthLock and GetCoauthTable, the WOPI-lock extensions (`X-WOPI-LockExpirationTimeout`,
+/// UnlockCoauthLock and GetCoauthTable, incremental and resumable file transfer, the WOPI-lock extensions
+/// (`X-WOPI-LockExpirationTimeout`,
 /// `X-WOPI-LockUserVisible`), and advertises the CSPP Plus properties whenever the endpoints are known.
 /// `Docs/cspp-plus.md` walks through the onboarding.
 public struct CoauthoringConfiguration: Sendable {
@@ -25,6 +26,10 @@ public struct CoauthoringConfiguration: Sendable {
     /// Where the files' alternate content streams, content properties and sequence numbers are kept (CSPP Plus
     /// incremental file transfer). In memory by default: give several hosts one shared store.
     public var contentStreams: any ContentStreamStore = InMemoryContentStreamStore()
+    /// Where upload sessions (resumable file transfer) and their bytes are kept. In this process by default (the
+    /// bytes in private temporary files): give several hosts one shared store, so that any of them continues and
+    /// commits a session another started.
+    public var uploadSessions: any UploadSessionStore = InMemoryUploadSessionStore()
 
     /// Co-authoring with endpoints from `endpoints`.
     public init(endpoints: EndpointSource, fileGeoLocationCode: String) {

@@ -12,6 +12,7 @@ extension WOPIHost {
         else { return }
         info.supportsCoauth = true
         info.supportsChunkedFileTransfer = true
+        info.supportsResumableFileTransfer = true
         info.supportsUserInfo = true
         info.realTimeChannelEndpointURL = endpoints.realTimeChannel
         info.officeCollaborationServiceEndpointURL = endpoints.officeCollaborationService

@@ -15,6 +15,8 @@ extension WOPIOperation {
         case .chunkedTransfer(_, .putChunkedFile): "PutChunkedFile"
         case .chunkedTransfer(_, .getChunks): "GetChunks"
         case .chunkedTransfer(_, .getSequenceNumber): "GetSequenceNumber"
+        case .chunkedTransfer(_, .createUploadSession): "CreateUploadSession"
+        case .chunkedTransfer(_, .updateUploadSession): "UpdateUploadSession"
         case .putFile: "PutFile"
         case .lock: "Lock"
         case .unlockAndRelock: "UnlockAndRelock"

@@ -138,6 +138,7 @@ extension WOPIHost {
         try await applyLockRules(.deleteFile, on: id)
         try await check(.delete(.file(file)), context: context)
         try await storage.delete(id)
+        await forgetContentStreams(of: id)
         return WOPIResponse(status: .ok)
     }
 

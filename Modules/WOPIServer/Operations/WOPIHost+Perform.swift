@@ -64,8 +64,7 @@ extension WOPIHost {
             guard let coauthoring = configuration.coauthoring else {
                 throw Self.unsupported("\(transfer.override) on files")
             }
-            return try await chunkedTransfer(
-                transfer, file: id, streams: coauthoring.contentStreams, request: request, context: context)
+            return try await chunkedTransfer(transfer, file: id, in: coauthoring, request: request, context: context)
         case .getFileEcosystem, .getContainerEcosystem:
             return try .json(URLResponse(url: context.withToken(context.ecosystemSrc, for: .ecosystem, signer: tokens)))
 
