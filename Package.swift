@@ -733,7 +733,7 @@ let package = Package(
             dependencies: [
                 "WOPITestSupport", "WOPIClusterTestSupport",
                 "wopi-host", "WOPIModels", "WOPIServer", "WOPIServerHummingbird", "WOPIStorage", "SQLiteStorage",
-                "WOPIChunking",
+                "WOPIChunking", "PostgresStorage", "PostgresServerStores",
                 .hummingbird(),
                 .asyncHTTPClient,
                 .nioCore,

@@ -2,13 +2,16 @@ public import Hummingbird
 public import Logging
 import ServiceLifecycle
 
-/// Runs a Hummingbird router on 127.0.0.1 with an OS-chosen port for the duration of a test body.
+/// Runs a Hummingbird router (or any responder builder) on 127.0.0.1 with an OS-chosen port for the duration of a
+/// test body.
 public enum LoopbackServer {
     /// Serves `router`, runs `body` with the base URL (`http://127.0.0.1:PORT`), then shuts the server down
     /// gracefully, whether `body` returns or throws.
-    public static func run<Context: RequestContext, T: Sendable>(
-        _ router: Router<Context>, logger: Logger, _ body: (String) async throws -> T
-    ) async throws -> T where Context.Source == ApplicationRequestContextSource {
+    public static func run<Builder: HTTPResponderBuilder, T: Sendable>(
+        _ router: Builder, logger: Logger, _ body: (String) async throws -> T
+    ) async throws -> T
+    where Builder.Responder.Context: RequestContext, Builder.Responder.Context.Source == ApplicationRequestContextSource
+    {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),

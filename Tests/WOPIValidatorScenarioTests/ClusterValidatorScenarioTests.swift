@@ -47,4 +47,15 @@ struct ClusterValidatorScenarioTests {
             await ValidatorGroup.check(groups + [.locks], on: target, label: "3 co-authoring hosts on PostgreSQL")
         }
     }
+
+    /// The whole `WopiCoauth` category, the delayed `CoauthLockExpiration` group included, over two in-process hosts
+    /// on one PostgreSQL database that take the requests in turn and share a test clock (the `serve` processes
+    /// above run on the wall clock, which the group's 60 s delays would have to wait out).
+    @Test("the whole WopiCoauth category, the delayed group included, over two hosts on one PostgreSQL database")
+    func coauthCategoryOverTwoHostsWithATestClock() async throws {
+        try await ValidatorTarget.withTwoPostgresCoauthHosts { target in
+            await ValidatorGroup.check(
+                ValidatorGroup.coauthCategory, on: target, label: "2 co-authoring hosts on PostgreSQL, test clock")
+        }
+    }
 }
