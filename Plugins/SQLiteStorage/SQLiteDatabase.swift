@@ -1,6 +1,8 @@
+import ChunkedVersionStore
 import Foundation
 public import GRDB
 public import Logging
+import NIOPosix
 import WOPIStorage
 
 /// One SQLite file that holds a whole small WOPI deployment: items and file content (``SQLiteStorage``),
@@ -168,12 +170,28 @@ public final class SQLiteDatabase: Sendable {
         }
     }
 
-    /// Writes a consistent, compacted copy of the live database to a new file (`VACUUM INTO`).
+    /// The folder of the chunk files of ``SQLiteStorage`` (its chunks of 256 KiB and more): beside the file, named
+    /// after it, `wopi.sqlite-chunks` for `wopi.sqlite`. A backup copies it too (``backup(to:)``).
+    public var chunkFolder: String { path + "-chunks" }
+
+    /// Writes a consistent, compacted copy of the live database to a new file (`VACUUM INTO`), and a copy of its
+    /// ``chunkFolder`` beside it (`destination` + `-chunks`), holding the folder's backup lock meanwhile, so that
+    /// the copied folder holds every chunk file the copied database names (`Docs/sqlite-storage.md`, "Backing up
+    /// a live database").
     ///
-    /// - Parameter destination: the path of the copy; it must not exist yet.
+    /// - Parameter destination: the path of the copy; neither it nor its chunk folder may exist yet.
     public func backup(to destination: String) async throws {
+        let folder = chunkFolder
+        let threads = NIOThreadPool.singleton
+        let lock = try await threads.runBlocking("lock \(folder) for a backup") {
+            try ChunkFiles.lockForBackup(root: folder)
+        }
+        defer { ChunkFiles.unlock(lock) }
         try await SQLiteErrorMapping.perform("back up the database to \(destination)") {
             try await pool.vacuum(into: destination)
+        }
+        try await threads.runBlocking("copy \(folder) to \(destination)-chunks") {
+            try ChunkFiles.copy(root: folder, to: destination + "-chunks")
         }
     }
 
