@@ -37,16 +37,19 @@ import WOPIStorage
 ///
 /// ## Backing up a live database
 ///
-/// Copying `wopi.sqlite` with `cp` while hosts run can produce a torn copy (and misses the `-wal` file). Use
-/// either of these, which are safe with WAL while the hosts keep reading and writing:
+/// A backup is the file and its ``chunkFolder`` (`wopi.sqlite-chunks`, the content chunks of 256 KiB and more).
+/// Copying `wopi.sqlite` with `cp` while hosts run can produce a torn copy (and misses the `-wal` file). Call
+/// ``backup(to:)`` from the host, or, holding the folder's backup lock, copy the file with SQLite and then the
+/// folder; both are safe while the hosts keep reading and writing:
 ///
 /// ```sh
-/// sqlite3 /var/lib/wopi/wopi.sqlite ".backup /backups/wopi-copy.sqlite"
-/// sqlite3 /var/lib/wopi/wopi.sqlite "VACUUM INTO '/backups/wopi-copy.sqlite'"
+/// flock -s /var/lib/wopi/wopi.sqlite-chunks/.backup-lock sh -c '
+///   sqlite3 /var/lib/wopi/wopi.sqlite ".backup /backups/wopi-copy.sqlite" &&
+///   cp -a /var/lib/wopi/wopi.sqlite-chunks /backups/wopi-copy.sqlite-chunks'
 /// ```
 ///
-/// or call ``backup(to:)`` from the host. Each gives a consistent snapshot as of one commit. Restore by
-/// stopping the hosts and replacing `wopi.sqlite` (and deleting any `wopi.sqlite-wal` / `-shm` next to it).
+/// Each gives a consistent snapshot as of one commit. Restore by stopping the hosts and replacing `wopi.sqlite`
+/// and its chunk folder (and deleting any `wopi.sqlite-wal` / `-shm` next to it).
 /// Check a file with `sqlite3 wopi.sqlite "PRAGMA integrity_check"` or ``integrityCheck()``.
 ///
 /// Deleted content leaves free pages inside the file that later writes reuse; the file does not shrink by
