@@ -231,7 +231,14 @@ final class ChunkFileWriter: Sendable {
         var open: (fd: Int32, chunkIndex: Int)?
         /// Whether files were created since the folder was last fsynced.
         var unsyncedNames = false
+        /// Bytes appended to the open file since its last `fdatasync`.
+        var unsyncedBytes = 0
     }
+
+    /// How many bytes of a large chunk are written between two `fdatasync`s while it streams in: the disk writes
+    /// while the next batches arrive, and the fsync at the chunk's end has at most this much left to write (the
+    /// kernel would otherwise hold a whole 1 GiB chunk dirty until then).
+    static let syncInterval = 16 << 20
 
     let files: ChunkFiles
     let versionID: Int64
@@ -257,6 +264,13 @@ final class ChunkFileWriter: Sendable {
                     throw StorageError(.io, "The pieces of chunk \(piece.chunkIndex) came out of order; retry.")
                 }
                 try append(piece.data, to: fd, chunk: chunkIndex)
+                state.unsyncedBytes += piece.data.count
+            }
+            if let (fd, chunkIndex) = state.open, state.unsyncedBytes >= Self.syncInterval {
+                guard SystemCall.retrying({ fdatasync(fd) }) == 0 else {
+                    throw POSIXFailure(errno: errno, "fdatasync \(files.path(of: key(chunkIndex)))")
+                }
+                state.unsyncedBytes = 0
             }
             for chunkIndex in ending where state.open?.chunkIndex == chunkIndex { try closeOpen(&state) }
             if !ending.isEmpty && state.unsyncedNames {
@@ -286,6 +300,7 @@ final class ChunkFileWriter: Sendable {
     private func closeOpen(_ state: inout State) throws {
         guard let (fd, chunkIndex) = state.open else { return }
         state.open = nil
+        state.unsyncedBytes = 0
         defer { close(fd) }
         guard SystemCall.retrying({ fsync(fd) }) == 0 else {
             throw POSIXFailure(errno: errno, "fsync \(files.path(of: key(chunkIndex)))")
