@@ -6,13 +6,16 @@ struct ChunkReference: Sendable {
     var length: Int64
     var stored: PieceKey
     var pieceSize: Int64
+    /// Whether its bytes are a file (``ChunkFiles``), else pieces in the database.
+    var inFile: Bool
 
     /// A row of ``ChunkSQL/chunkList(of:endingAfter:limit:)``.
     init?(_ row: SQLRow) {
-        guard row.count == 6, let start = row[1].integer, let length = row[2].integer,
+        guard row.count == 7, let start = row[1].integer, let length = row[2].integer,
             let versionID = row[3].integer, let chunkIndex = row[4].integer, let pieceSize = row[5].integer,
-            pieceSize > 0
+            pieceSize > 0, let inFile = row[6].integer
         else { return nil }
+        self.inFile = inFile == 1
         self.start = start
         self.length = length
         self.stored = PieceKey(versionID: versionID, chunkIndex: chunkIndex)
@@ -23,8 +26,9 @@ struct ChunkReference: Sendable {
     var pieceCount: Int64 { (length + pieceSize - 1) / pieceSize }
 }
 
-/// What one statement of a reader fetches: from `offset`, part of one chunk larger than
-/// ``ChunkedStorageConfiguration/bytesPerStatement``, or as many whole chunks as fit in it (at least one).
+/// What one fetch of a reader reads: from `offset`, up to ``ChunkedStorageConfiguration/bytesPerStatement`` of one
+/// chunk file (``file``), or, in one statement, part of one chunk of pieces larger than that, or as many whole
+/// chunks of pieces as fit in it (at least one).
 struct ChunkReadPlan {
     struct Part {
         var chunk: ChunkReference
@@ -33,6 +37,8 @@ struct ChunkReadPlan {
 
     /// The chunks and their pieces to fetch, in file order.
     private(set) var parts: [Part] = []
+    /// The chunk file and the range of its bytes to read, instead of ``parts``.
+    private(set) var file: (key: PieceKey, range: Range<Int64>)?
     private let offset: Int64
     /// Where the fetched bytes end in the file.
     private(set) var end: Int64
@@ -43,7 +49,14 @@ struct ChunkReadPlan {
         self.end = offset
         let budget = ChunkedStorageConfiguration.bytesPerStatement
         var bytes: Int64 = 0
+        if let chunk = window.first, chunk.inFile, chunk.start <= offset {
+            end = min(chunk.start + chunk.length, limit, offset + budget)
+            file = (chunk.stored, (offset - chunk.start)..<(end - chunk.start))
+            return
+        }
         for chunk in window where chunk.start < limit && parts.count < Self.maximumParts {
+            // A chunk file is read by a fetch of its own.
+            if chunk.inFile { return }
             let from = max(end, chunk.start) - chunk.start
             let chunkEnd = min(chunk.start + chunk.length, limit)
             let firstPiece = from / chunk.pieceSize

@@ -45,6 +45,10 @@ package enum ChunkSQL {
         ]
     }
 
+    /// The schema of chunk files (``ChunkFiles``): `chunks.in_file` is 1 for a chunk whose bytes are a file beside
+    /// the database rather than pieces in it. Every chunk stored before is pieces.
+    package static let fileMigration = ["ALTER TABLE chunks ADD COLUMN in_file INTEGER NOT NULL DEFAULT 0"]
+
     /// A chunk's bytes from one piece on, as the writer hands them over.
     struct Piece {
         var chunkIndex: Int
@@ -58,6 +62,8 @@ package enum ChunkSQL {
         var id: ChunkID
         var offset: Int64
         var length: Int64
+        /// Whether its bytes are a file (``ChunkFiles``), else pieces in the database.
+        var inFile = false
     }
 
     /// Stores `pieces` under the staging key of `versionID`: one multi-row `INSERT`.
@@ -95,7 +101,7 @@ package enum ChunkSQL {
         for key in firstOfID.values.sorted(by: { $0.id.bytes.lexicographicallyPrecedes($1.id.bytes) }) {
             chunkArguments += [
                 .blob(Data(key.id.bytes)), .integer(versionID), .integer(Int64(key.chunkIndex)), .integer(key.length),
-                .integer(Int64(pieceSize)),
+                .integer(Int64(pieceSize)), .integer(key.inFile ? 1 : 0),
             ]
         }
         return [
@@ -103,8 +109,8 @@ package enum ChunkSQL {
             // garbage collection on another host (which skips locked chunks) cannot take it meanwhile.
             SQLStatement(
                 """
-                INSERT INTO chunks (chunk_id, staged_version_id, staged_index, length, piece_size)
-                VALUES \(rows(firstOfID.count)) ON CONFLICT (chunk_id) DO UPDATE SET length = excluded.length
+                INSERT INTO chunks (chunk_id, staged_version_id, staged_index, length, piece_size, in_file)
+                VALUES \(rows(firstOfID.count, columns: 6)) ON CONFLICT (chunk_id) DO UPDATE SET length = excluded.length
                 """, chunkArguments),
             SQLStatement(
                 """
@@ -122,9 +128,36 @@ package enum ChunkSQL {
         ]
     }
 
-    /// `count` rows of five placeholders, for a multi-row `INSERT`.
-    private static func rows(_ count: Int) -> String {
-        repeatElement("(?, ?, ?, ?, ?)", count: count).joined(separator: ", ")
+    /// `count` rows of `columns` placeholders, for a multi-row `INSERT`.
+    private static func rows(_ count: Int, columns: Int = 5) -> String {
+        let row = "(" + repeatElement("?", count: columns).joined(separator: ", ") + ")"
+        return repeatElement(row, count: count).joined(separator: ", ")
+    }
+
+    /// The indexes, among `indexes`, of the chunks of `versionID` keyed as stored in its own files; its other
+    /// chunk files lost to a copy stored before, and are removed.
+    static func keptFiles(of versionID: Int64, _ indexes: ClosedRange<Int>) -> SQLStatement {
+        SQLStatement(
+            """
+            SELECT staged_index FROM chunks
+            WHERE staged_version_id = ? AND staged_index >= ? AND staged_index <= ? AND in_file = 1
+            """,
+            [.integer(versionID), .integer(Int64(indexes.lowerBound)), .integer(Int64(indexes.upperBound))],
+            columns: [.integer])
+    }
+
+    /// Whether version `versionID` is being written: a row while it is.
+    package static func writing(_ versionID: Int64) -> SQLStatement {
+        SQLStatement(
+            "SELECT 1 FROM file_versions WHERE id = ? AND state = 'writing'", [.integer(versionID)],
+            columns: [.integer])
+    }
+
+    /// The indexes of the chunks of version `versionID` stored as its files that a `chunks` row names.
+    package static func files(of versionID: Int64) -> SQLStatement {
+        SQLStatement(
+            "SELECT staged_index FROM chunks WHERE staged_version_id = ? AND in_file = 1", [.integer(versionID)],
+            columns: [.integer])
     }
 
     /// Up to `limit` chunks of a version that end after `offset`, in order: index, start, length, and where
@@ -132,12 +165,13 @@ package enum ChunkSQL {
     static func chunkList(of versionID: Int64, endingAfter offset: Int64, limit: Int) -> SQLStatement {
         SQLStatement(
             """
-            SELECT v.chunk_index, v.start_offset, v.length, c.staged_version_id, c.staged_index, c.piece_size
+            SELECT v.chunk_index, v.start_offset, v.length, c.staged_version_id, c.staged_index, c.piece_size,
+                   c.in_file
             FROM version_chunks v JOIN chunks c ON c.chunk_id = v.chunk_id
             WHERE v.version_id = ? AND v.start_offset + v.length > ?
             ORDER BY v.chunk_index LIMIT ?
             """, [.integer(versionID), .integer(offset), .integer(Int64(limit))],
-            columns: [.integer, .integer, .integer, .integer, .integer, .integer])
+            columns: [.integer, .integer, .integer, .integer, .integer, .integer, .integer])
     }
 
     /// The pieces `pieces` of each stored chunk of `chunks` (staging version, staging index): version, index,
@@ -187,7 +221,11 @@ package enum ChunkSQL {
                 DELETE FROM chunk_pieces
                 WHERE (version_id, chunk_index) IN (SELECT c.staged_version_id, c.staged_index \(exclusive))
                 """, exclusiveArguments),
-            SQLStatement("DELETE FROM chunks WHERE chunk_id IN (SELECT c.chunk_id \(exclusive))", exclusiveArguments),
+            SQLStatement(
+                """
+                DELETE FROM chunks WHERE chunk_id IN (SELECT c.chunk_id \(exclusive))
+                RETURNING staged_version_id, staged_index, in_file
+                """, exclusiveArguments, columns: removedColumns, removesChunks: true),
             SQLStatement(
                 "DELETE FROM file_versions WHERE id IN (SELECT f.id FROM file_versions f WHERE f.id = ? AND \(condition))",
                 [version] + arguments),
@@ -210,9 +248,12 @@ package enum ChunkSQL {
             DELETE FROM chunks WHERE chunk_id IN (
               SELECT chunk_id FROM chunks c
               WHERE NOT EXISTS (SELECT 1 FROM version_chunks v WHERE v.chunk_id = c.chunk_id) \(skipLocked))
-            RETURNING 1
-            """, columns: [.integer])
+            RETURNING staged_version_id, staged_index, in_file
+            """, columns: removedColumns, removesChunks: true)
     }
+
+    /// The columns of a statement that ``SQLStatement/removesChunks``.
+    private static let removedColumns: [SQLStatement.Column] = [.integer, .integer, .integer]
 
     /// Deletes pieces that belong to no chunk and to no write in progress (a chunk collected, or a write that died
     /// before keying it), and returns a row per piece.

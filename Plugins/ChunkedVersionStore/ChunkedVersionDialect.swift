@@ -24,6 +24,10 @@ package protocol ChunkedVersionDialect: Sendable {
     /// for PostgreSQL, where garbage collection runs beside writers; nothing for SQLite, which runs one writer at
     /// a time.
     var skipLocked: String { get }
+
+    /// Where the chunks of at least one piece are stored as files beside the database (SQLite), or `nil` when every
+    /// chunk is stored as pieces in the database (PostgreSQL, whose hosts share no file system).
+    var chunkFiles: ChunkFiles? { get }
 }
 
 /// How durable a commit must be when it returns.

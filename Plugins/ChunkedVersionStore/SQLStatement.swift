@@ -46,15 +46,20 @@ package struct SQLStatement: Sendable {
     /// When set, the number of rows the statement must return, and the error that rolls the transaction back
     /// otherwise.
     package var expectedRows: (count: Int, error: StorageError)?
+    /// Whether the statement deletes `chunks` rows and returns, per row, its staging version, staging index and
+    /// `in_file`: a dialect with ``ChunkedVersionDialect/chunkFiles`` removes those files once the transaction
+    /// committed (``ChunkFiles/removeFiles(of:)``).
+    package var removesChunks: Bool
 
     package init(
         _ sql: String, _ arguments: [SQLArgument] = [], columns: [Column] = [],
-        expecting expectedRows: (count: Int, error: StorageError)? = nil
+        expecting expectedRows: (count: Int, error: StorageError)? = nil, removesChunks: Bool = false
     ) {
         self.sql = sql
         self.arguments = arguments
         self.columns = columns
         self.expectedRows = expectedRows
+        self.removesChunks = removesChunks
     }
 
     /// Returns `rows`, or throws ``expectedRows``'s error when their number is not the expected one. Each dialect

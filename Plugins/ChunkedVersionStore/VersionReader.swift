@@ -102,9 +102,9 @@ final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
 
     // MARK: The chunk layout
 
-    /// Fetches about ``ChunkedStorageConfiguration/bytesPerStatement`` from `offset` on, in one statement: part of
-    /// one large chunk, or several small ones whole. Returns the pieces and where they end, or `nil` when the
-    /// version's chunks are gone.
+    /// Fetches about ``ChunkedStorageConfiguration/bytesPerStatement`` from `offset` on: part of a chunk file, or in
+    /// one statement part of one large chunk of pieces, or several small ones whole. Returns the bytes and where they
+    /// end, or `nil` when the version's chunks are gone.
     private func fetchChunks(from offset: Int64) async throws -> ([ByteBuffer], Int64)? {
         var window = state.withLock { state in
             state.window.removeAll { $0.start + $0.length <= offset }
@@ -118,10 +118,20 @@ final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
             guard window.count == rows.count, !window.isEmpty else { return nil }
         }
         let plan = ChunkReadPlan(window: window, from: offset, to: end)
-        guard !plan.parts.isEmpty else { return nil }
-        let rows = try await dialect.read(
-            "read version \(versionID)", ChunkSQL.pieces(plan.parts.map { ($0.chunk.stored, $0.pieces) }))
-        guard let pieces = plan.pieces(from: rows) else { return nil }
+        let pieces: [ByteBuffer]
+        if let (key, range) = plan.file {
+            guard let files = dialect.chunkFiles, let bytes = try await files.read(key, range) else { return nil }
+            // Handed out a piece at a time, as pieces from the database are.
+            pieces = stride(from: 0, to: bytes.readableBytes, by: Int(chunkSize)).compactMap { start in
+                bytes.getSlice(at: bytes.readerIndex + start, length: min(Int(chunkSize), bytes.readableBytes - start))
+            }
+        } else {
+            guard !plan.parts.isEmpty else { return nil }
+            let rows = try await dialect.read(
+                "read version \(versionID)", ChunkSQL.pieces(plan.parts.map { ($0.chunk.stored, $0.pieces) }))
+            guard let read = plan.pieces(from: rows) else { return nil }
+            pieces = read
+        }
         state.withLock { state in state.window = window.filter { $0.start + $0.length > plan.end } }
         return (pieces, plan.end)
     }

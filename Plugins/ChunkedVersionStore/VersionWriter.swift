@@ -4,7 +4,9 @@ import WOPIStorage
 
 /// Streams a body into a new `writing` version as content-defined chunks (``PieceCutter``), each chunk stored once
 /// per database in pieces of ``ChunkedStorageConfiguration/chunkSize`` (``ChunkSQL``), a batch of pieces per
-/// transaction (in multi-row `INSERT`s of about 1 MiB, ``ChunkedStorageConfiguration/bytesPerStatement``).
+/// transaction (in multi-row `INSERT`s of about 1 MiB, ``ChunkedStorageConfiguration/bytesPerStatement``). With
+/// ``ChunkedVersionDialect/chunkFiles``, a chunk of at least one piece is appended to a file instead, and the batch's
+/// transaction only keys it (``ChunkFiles``).
 ///
 /// One batch is stored while the next one fills, so memory holds at most two batches of
 /// ``ChunkedStorageConfiguration/chunksPerTransaction`` pieces (the first batches are smaller). Each transaction
@@ -27,8 +29,9 @@ struct VersionWriter<Dialect: ChunkedVersionDialect>: Sendable {
         guard let versionID = rows.first?.first?.first?.integer else {
             throw StorageError(.io, "The database did not return the new version's ID; retry.")
         }
+        let files = dialect.chunkFiles.map { ChunkFileWriter(files: $0, versionID: versionID) }
         do {
-            return try await store(content, in: versionID)
+            return try await store(content, in: versionID, files: files)
         } catch {
             await discard(versionID)
             throw error
@@ -45,13 +48,20 @@ struct VersionWriter<Dialect: ChunkedVersionDialect>: Sendable {
                 _ = try await dialect.write(
                     "delete unfinished version \(versionID)", durability: .configured,
                     VersionSQL.discardUnfinished(versionID, skipLocked: dialect.skipLocked))
+                if let files = dialect.chunkFiles {
+                    _ = try await files.pool.runBlocking("remove the chunk files of version \(versionID)") {
+                        try files.sweep(versionID)
+                    }
+                }
             } catch {
                 logger.notice("Could not delete unfinished version \(versionID) (garbage collection will): \(error)")
             }
         }.value
     }
 
-    private func store(_ content: ByteStream, in versionID: Int64) async throws -> StagedVersion {
+    private func store(_ content: ByteStream, in versionID: Int64, files: ChunkFileWriter?) async throws
+        -> StagedVersion
+    {
         var digest = ContentDigest()
         var cutter = PieceCutter(pieceSize: configuration.chunkSize)
         // The batch being stored while the next one fills: the database works while the body streams in.
@@ -79,20 +89,21 @@ struct VersionWriter<Dialect: ChunkedVersionDialect>: Sendable {
                 {
                     try await finishStoring()
                     let batch = cutter.takeBatch()
-                    storing = (Task { try await flush(batch, into: versionID) }, batch)
+                    storing = (Task { try await flush(batch, into: versionID, files: files) }, batch)
                     batchLimit = min(batchLimit * 2, configuration.chunksPerTransaction)
                     lastFlush = configuration.now()
                 }
             }
             try await finishStoring()
+            let isZip = cutter.finish()
+            try await flush(cutter.takeBatch(), into: versionID, files: files)
+            return StagedVersion(id: versionID, size: digest.byteCount, sha256: digest.finalize(), isZip: isZip)
         } catch {
             // Nothing may still be writing into the version when the caller discards it.
             _ = await storing?.task.result
+            if let files { try? await files.files.pool.runBlocking("close a chunk file") { files.abandon() } }
             throw error
         }
-        let isZip = cutter.finish()
-        try await flush(cutter.takeBatch(), into: versionID)
-        return StagedVersion(id: versionID, size: digest.byteCount, sha256: digest.finalize(), isZip: isZip)
     }
 
     /// Stores one batch of pieces and keys the chunks it completes, and renews the write's expiry, in one
@@ -103,7 +114,9 @@ struct VersionWriter<Dialect: ChunkedVersionDialect>: Sendable {
     /// database's own durability, and its flush of the log makes every earlier commit durable too, these chunks
     /// included. A power loss before that commit leaves the old version current and, at worst, a prefix of these
     /// batches, which garbage collection removes (Docs/benchmarks.md, *Third round*).
-    private func flush(_ batch: PieceCutter.Batch, into versionID: Int64) async throws {
+    private func flush(_ batch: PieceCutter.Batch, into versionID: Int64, files: ChunkFileWriter?) async throws {
+        var batch = batch
+        let fileChunks = try await storeFiles(&batch, files: files)
         var statements = [
             VersionSQL.renewWrite(versionID, expiry: configuration.timestamp + configuration.abandonedWriteTimeout)
         ]
@@ -127,7 +140,38 @@ struct VersionWriter<Dialect: ChunkedVersionDialect>: Sendable {
             let keys = batch.keys[keyStart..<min(keyStart + Self.rowsPerStatement, batch.keys.count)]
             statements += ChunkSQL.key(keys, of: versionID, pieceSize: configuration.chunkSize)
         }
-        _ = try await dialect.write("store part of an upload", durability: .deferred, statements)
+        guard let files, let first = fileChunks.first, let last = fileChunks.last else {
+            _ = try await dialect.write("store part of an upload", durability: .deferred, statements)
+            return
+        }
+        statements.append(ChunkSQL.keptFiles(of: versionID, first...last))
+        let rows = try await dialect.write("store part of an upload", durability: .deferred, statements)
+        let kept = Set((rows.last ?? []).compactMap { $0.first?.integer })
+        let lost = fileChunks.filter { !kept.contains(Int64($0)) }
+        guard !lost.isEmpty else { return }
+        // Chunks stored before by another version (or twice in this one): their new files are not needed.
+        try await files.files.pool.runBlocking("remove duplicate chunk files") {
+            files.remove(lost)
+        }
+    }
+
+    /// Appends the batch's pieces of chunks of at least one piece to their files (``ChunkFileWriter``), fsyncing
+    /// the files of the chunks that end, and leaves the rest of the batch (short chunks, stored as pieces in the
+    /// database) with the keys marked; returns the indexes of the chunk files that end in the batch, in order.
+    private func storeFiles(_ batch: inout PieceCutter.Batch, files: ChunkFileWriter?) async throws -> [Int] {
+        guard let files else { return [] }
+        let pieceSize = configuration.chunkSize
+        // A chunk's first piece is full exactly when the chunk is at least one piece long.
+        let filePieces = batch.pieces.filter { $0.pieceIndex > 0 || $0.data.count == pieceSize }
+        batch.pieces.removeAll { $0.pieceIndex > 0 || $0.data.count == pieceSize }
+        for index in batch.keys.indices where batch.keys[index].length >= pieceSize { batch.keys[index].inFile = true }
+        let ending = batch.keys.filter(\.inFile).map(\.chunkIndex)
+        if !filePieces.isEmpty || !ending.isEmpty {
+            try await files.files.pool.runBlocking("store part of an upload") {
+                try files.store(filePieces, ending: ending)
+            }
+        }
+        return ending
     }
 
     /// The most rows one multi-row statement writes: well under both databases' limits on bound values.

@@ -63,6 +63,8 @@ extension PostgresStorage {
             statements: ChunkSQL.migration(blob: "BYTEA") + [
                 "ALTER TABLE chunk_pieces ALTER COLUMN data SET STORAGE EXTERNAL"
             ])
+        // `chunks.in_file`, which the engine reads for SQLite's chunk files; always 0 here.
+        schema.registerMigration("v3", statements: ChunkSQL.fileMigration)
         return schema
     }()
 }

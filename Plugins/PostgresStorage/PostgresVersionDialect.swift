@@ -14,6 +14,9 @@ struct PostgresVersionDialect: ChunkedVersionDialect {
 
     var skipLocked: String { Self.skipLocked }
 
+    /// None: every chunk is pieces in the database, which all hosts share (they share no file system).
+    var chunkFiles: ChunkFiles? { nil }
+
     /// PostgreSQL's ``skipLocked``, for the plugin's own transactions.
     static let skipLocked = "FOR UPDATE SKIP LOCKED"
 

@@ -1,6 +1,8 @@
+import ChunkedVersionStore
 import Foundation
 public import GRDB
 public import Logging
+import NIOPosix
 import WOPIStorage
 
 /// One SQLite file that holds a whole small WOPI deployment: items and file content (``SQLiteStorage``),
@@ -35,16 +37,19 @@ import WOPIStorage
 ///
 /// ## Backing up a live database
 ///
-/// Copying `wopi.sqlite` with `cp` while hosts run can produce a torn copy (and misses the `-wal` file). Use
-/// either of these, which are safe with WAL while the hosts keep reading and writing:
+/// A backup is the file and its ``chunkFolder`` (`wopi.sqlite-chunks`, the content chunks of 256 KiB and more).
+/// Copying `wopi.sqlite` with `cp` while hosts run can produce a torn copy (and misses the `-wal` file). Call
+/// ``backup(to:)`` from the host, or, holding the folder's backup lock, copy the file with SQLite and then the
+/// folder; both are safe while the hosts keep reading and writing:
 ///
 /// ```sh
-/// sqlite3 /var/lib/wopi/wopi.sqlite ".backup /backups/wopi-copy.sqlite"
-/// sqlite3 /var/lib/wopi/wopi.sqlite "VACUUM INTO '/backups/wopi-copy.sqlite'"
+/// flock -s /var/lib/wopi/wopi.sqlite-chunks/.backup-lock sh -c '
+///   sqlite3 /var/lib/wopi/wopi.sqlite ".backup /backups/wopi-copy.sqlite" &&
+///   cp -a /var/lib/wopi/wopi.sqlite-chunks /backups/wopi-copy.sqlite-chunks'
 /// ```
 ///
-/// or call ``backup(to:)`` from the host. Each gives a consistent snapshot as of one commit. Restore by
-/// stopping the hosts and replacing `wopi.sqlite` (and deleting any `wopi.sqlite-wal` / `-shm` next to it).
+/// Each gives a consistent snapshot as of one commit. Restore by stopping the hosts and replacing `wopi.sqlite`
+/// and its chunk folder (and deleting any `wopi.sqlite-wal` / `-shm` next to it).
 /// Check a file with `sqlite3 wopi.sqlite "PRAGMA integrity_check"` or ``integrityCheck()``.
 ///
 /// Deleted content leaves free pages inside the file that later writes reuse; the file does not shrink by
@@ -168,12 +173,28 @@ public final class SQLiteDatabase: Sendable {
         }
     }
 
-    /// Writes a consistent, compacted copy of the live database to a new file (`VACUUM INTO`).
+    /// The folder of the chunk files of ``SQLiteStorage`` (its chunks of 256 KiB and more): beside the file, named
+    /// after it, `wopi.sqlite-chunks` for `wopi.sqlite`. A backup copies it too (``backup(to:)``).
+    public var chunkFolder: String { path + "-chunks" }
+
+    /// Writes a consistent, compacted copy of the live database to a new file (`VACUUM INTO`), and a copy of its
+    /// ``chunkFolder`` beside it (`destination` + `-chunks`), holding the folder's backup lock meanwhile, so that
+    /// the copied folder holds every chunk file the copied database names (`Docs/sqlite-storage.md`, "Backing up
+    /// a live database").
     ///
-    /// - Parameter destination: the path of the copy; it must not exist yet.
+    /// - Parameter destination: the path of the copy; neither it nor its chunk folder may exist yet.
     public func backup(to destination: String) async throws {
+        let folder = chunkFolder
+        let threads = NIOThreadPool.singleton
+        let lock = try await threads.runBlocking("lock \(folder) for a backup") {
+            try ChunkFiles.lockForBackup(root: folder)
+        }
+        defer { ChunkFiles.unlock(lock) }
         try await SQLiteErrorMapping.perform("back up the database to \(destination)") {
             try await pool.vacuum(into: destination)
+        }
+        try await threads.runBlocking("copy \(folder) to \(destination)-chunks") {
+            try ChunkFiles.copy(root: folder, to: destination + "-chunks")
         }
     }
 

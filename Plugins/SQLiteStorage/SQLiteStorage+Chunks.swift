@@ -12,7 +12,7 @@ extension SQLiteStorage: ChunkedContentStorage {
         let (file, rows) = try await perform("list the chunks of file \(id)") {
             try await pool.read { db in
                 let file = try SQLiteStorageSQL.requireFile(db, id)
-                return (file, try SQLiteVersionDialect.run(db, versions.chunkListing(of: file)))
+                return (file, try versions.dialect.run(db, versions.chunkListing(of: file)))
             }
         }
         return try await versions.contentChunks(of: file, listed: rows) { try await readFile(id, range: nil) }

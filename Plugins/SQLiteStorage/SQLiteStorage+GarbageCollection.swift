@@ -10,14 +10,19 @@ extension SQLiteStorage: GarbageCollectingStorage {
     /// It never touches a write that is still making progress or a version a reader still holds.
     @discardableResult
     public func collectGarbage() async throws -> GarbageReport {
-        try await versions.collectGarbage()
+        try await perform("collect garbage") { try await versions.collectGarbage() }
     }
 
-    /// The synchronous form used while opening.
+    /// The synchronous form used while opening: also removes the chunk files no `chunks` row names (of writes a
+    /// crash interrupted).
     func collectGarbageNow() throws {
         let statements = VersionSQL.collectGarbage(now: configuration.timestamp, skipLocked: "")
+        let dialect = versions.dialect
         do {
-            _ = try pool.write { db in try SQLiteVersionDialect.run(db, statements) }
+            _ = try pool.write { db in try dialect.run(db, statements) }
+            try dialect.chunkFiles?.sweepAll()
+        } catch let failure as POSIXFailure {
+            throw StorageError(failure, "Collecting the chunk files while opening the storage")
         } catch {
             throw SQLiteErrorMapping.storageError(error, doing: "collect garbage while opening the storage")
         }

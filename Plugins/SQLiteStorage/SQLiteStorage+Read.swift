@@ -12,7 +12,7 @@ extension SQLiteStorage {
             try await pool.write { db in
                 let file = try SQLiteStorageSQL.requireFile(db, id)
                 let opening = try versions.opening(file, now: now)
-                return (file, try opening.lease(from: SQLiteVersionDialect.run(db, opening.statements)))
+                return (file, try opening.lease(from: versions.dialect.run(db, opening.statements)))
             }
         }
         return versions.content(of: file, range: range, lease: lease)

@@ -57,6 +57,10 @@ extension SQLiteStorage {
         schema.registerMigration("v2") { db in
             for statement in ChunkSQL.migration(blob: "BLOB") { try db.execute(sql: statement) }
         }
+        // Chunk files beside the database (Docs/sqlite-storage.md); chunks stored before stay pieces in it.
+        schema.registerMigration("v3") { db in
+            for statement in ChunkSQL.fileMigration { try db.execute(sql: statement) }
+        }
         return schema
     }()
 }

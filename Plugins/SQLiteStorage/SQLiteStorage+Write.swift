@@ -32,7 +32,7 @@ extension SQLiteStorage {
                             VALUES (?, ?, ?, 'file', ?, ?, ?, ?)
                             """,
                         arguments: [id.rawValue, parent.rawValue, parentContainer.ownerID, name, now, now, staged.id])
-                    _ = try SQLiteVersionDialect.run(db, VersionSQL.markCommitted(staged, file: id, now: now))
+                    _ = try versions.dialect.run(db, VersionSQL.markCommitted(staged, file: id, now: now))
                     try SQLiteStorageSQL.touch(db, parent, at: now)
                     return try SQLiteStorageSQL.requireFile(db, id)
                 }
@@ -60,7 +60,7 @@ extension SQLiteStorage {
         _ db: Database, _ versions: ChunkedVersionStore<SQLiteVersionDialect>, of file: FileMetadata,
         to staged: StagedVersion, now: Double
     ) throws -> FileMetadata {
-        _ = try SQLiteVersionDialect.run(
+        _ = try versions.dialect.run(
             db,
             versions.switchStatements(
                 file: file.id, to: staged, previous: VersionSQL.versionID(file.version), now: now))

@@ -52,8 +52,11 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
         self.database = database
         self.configuration = configuration
         self.logger = database.logger
+        let pool = database.pool
+        let files = ChunkFiles(root: database.chunkFolder) { id in try Self.storedFiles(pool, of: id) }
         self.versions = ChunkedVersionStore(
-            dialect: SQLiteVersionDialect(pool: database.pool), configuration: configuration, logger: database.logger)
+            dialect: SQLiteVersionDialect(pool: pool, chunkFiles: files), configuration: configuration,
+            logger: database.logger)
         try database.install(Self.schema)
         try collectGarbageNow()
     }
@@ -120,7 +123,7 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
         let requestedName = try newName.map(StorageRules.normalised)
         let now = configuration.timestamp
         return try await perform("move item \(id) to \(destination.map { "\($0)" } ?? "its container")") {
-            try await pool.write { db in
+            try await pool.write { [versions] db in
                 let moving = try SQLiteStorageSQL.requireItem(db, id)
                 let oldParent = try StorageRules.parentForMove(of: moving, renaming: destination == nil)
                 let newParent = destination ?? oldParent
@@ -131,7 +134,7 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
                     replacing: replacing, intoItself: SQLiteStorageSQL.isAncestor(db, id, of: newParent))
                 {
                     try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [replaced.id.rawValue])
-                    try Self.discardRetired(db, replaced, now: now)
+                    try Self.discardRetired(db, versions.dialect, replaced, now: now)
                 }
                 try db.execute(
                     sql: "UPDATE items SET parent_id = ?, name = ? WHERE id = ?",
@@ -154,12 +157,12 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
     public func delete(_ id: ItemID) async throws {
         let now = configuration.timestamp
         try await perform("delete item \(id)") {
-            try await pool.write { db in
+            try await pool.write { [versions] db in
                 let current = try SQLiteStorageSQL.requireItem(db, id)
                 let parent = try StorageRules.parentForDelete(
                     of: current, hasChildren: !SQLiteStorageSQL.children(db, of: id).isEmpty)
                 try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [id.rawValue])
-                if case .file(let file) = current { try Self.discardRetired(db, file, now: now) }
+                if case .file(let file) = current { try Self.discardRetired(db, versions.dialect, file, now: now) }
                 try SQLiteStorageSQL.touch(db, parent, at: now)
             }
         }
@@ -178,9 +181,21 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
     }
 
     /// Deletes the version of a file that was just deleted or replaced, unless a reader holds it.
-    static func discardRetired(_ db: Database, _ file: FileMetadata, now: Double) throws {
+    static func discardRetired(_ db: Database, _ dialect: SQLiteVersionDialect, _ file: FileMetadata, now: Double)
+        throws
+    {
         if let versionID = VersionSQL.versionID(file.version) {
-            _ = try SQLiteVersionDialect.run(db, VersionSQL.discardRetired(versionID, now: now, skipLocked: ""))
+            _ = try dialect.run(db, VersionSQL.discardRetired(versionID, now: now, skipLocked: ""))
+        }
+    }
+
+    /// What the database keeps of the chunk files of version `versionID` (``ChunkFiles``), in one snapshot: `nil`
+    /// while it is being written, else the staging indexes of the chunk files a `chunks` row names.
+    private static func storedFiles(_ pool: DatabasePool, of versionID: Int64) throws -> Set<Int64>? {
+        try pool.read { db in
+            guard try SQLiteVersionDialect.rows(db, ChunkSQL.writing(versionID)).isEmpty else { return nil }
+            return Set(
+                try SQLiteVersionDialect.rows(db, ChunkSQL.files(of: versionID)).compactMap { $0.first?.integer })
         }
     }
 }

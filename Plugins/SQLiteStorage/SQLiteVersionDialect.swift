@@ -6,9 +6,10 @@ import WOPIStorage
 
 /// The SQLite side of the chunked-version engine (`ChunkedVersionStore`): its statements run on the pool's
 /// connections through GRDB's async `read` and `write`, which run the work on GRDB's own dispatch queues, off the
-/// cooperative thread pool.
+/// cooperative thread pool. Chunks of at least one piece are files beside the database (``chunkFiles``).
 struct SQLiteVersionDialect: ChunkedVersionDialect {
     let pool: DatabasePool
+    let chunkFiles: ChunkFiles?
 
     var explicitIdentity: String { "" }
 
@@ -20,23 +21,23 @@ struct SQLiteVersionDialect: ChunkedVersionDialect {
         try await SQLiteErrorMapping.perform(action) {
             switch durability {
             case .configured:
-                return try await pool.write { db in try Self.run(db, statements) }
+                return try await pool.write { db in try run(db, statements) }
             case .deferred:
-                return try await pool.writeWithoutTransaction { db in try Self.runDeferred(db, statements) }
+                return try await pool.writeWithoutTransaction { db in try runDeferred(db, statements) }
             }
         }
     }
 
     func read(_ action: String, _ statement: SQLStatement) async throws -> [SQLRow] {
         try await SQLiteErrorMapping.perform(action) {
-            try await pool.read { db in try Self.run(db, statement) }
+            try await pool.read { db in try run(db, statement) }
         }
     }
 
     /// Runs `statements` in one `IMMEDIATE` transaction committed with `synchronous = NORMAL`: in WAL mode the
     /// commit returns without an fsync of the log, and the next commit at the database's own level (`FULL` by
     /// default) makes it durable with its own (Docs/benchmarks.md, *Third round*).
-    private static func runDeferred(_ db: Database, _ statements: [SQLStatement]) throws -> [[SQLRow]] {
+    private func runDeferred(_ db: Database, _ statements: [SQLStatement]) throws -> [[SQLRow]] {
         // The writer connection's level (2 = FULL, 3 = EXTRA), restored before the next writer runs.
         let level = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? 2
         let relaxed = level > 1
@@ -54,13 +55,23 @@ struct SQLiteVersionDialect: ChunkedVersionDialect {
     }
 
     /// Runs `statements` in order in the current transaction and returns the rows of each.
-    static func run(_ db: Database, _ statements: [SQLStatement]) throws -> [[SQLRow]] {
+    func run(_ db: Database, _ statements: [SQLStatement]) throws -> [[SQLRow]] {
         try statements.map { try run(db, $0) }
+    }
+
+    /// Runs one statement in the current transaction and returns its rows, checked against what the statement
+    /// expects; the files of the chunks it deletes (``SQLStatement/removesChunks``) go once the transaction commits.
+    func run(_ db: Database, _ statement: SQLStatement) throws -> [SQLRow] {
+        let rows = try Self.rows(db, statement)
+        if statement.removesChunks, let chunkFiles, !rows.isEmpty {
+            db.afterNextTransaction(onCommit: { _ in chunkFiles.removeFiles(of: rows) })
+        }
+        return rows
     }
 
     /// Runs one statement (prepared once per connection and reused) and returns its rows, checked against what
     /// the statement expects. Blobs are copied once, from SQLite's row buffer into a byte buffer.
-    static func run(_ db: Database, _ statement: SQLStatement) throws -> [SQLRow] {
+    static func rows(_ db: Database, _ statement: SQLStatement) throws -> [SQLRow] {
         let prepared = try db.cachedStatement(sql: statement.sql)
         let arguments = StatementArguments(
             statement.arguments.map { argument -> (any DatabaseValueConvertible)? in

@@ -20,15 +20,18 @@ struct SQLiteChunkLayoutTests {
         _ = try await storage.writeFile(
             first.id, content: TestContent.stream(seed: 4, size: size), expectedVersion: nil)
         #expect(try await TemporaryDatabaseFile.count(storage.database, "chunks") == 1)
-        #expect(try await TemporaryDatabaseFile.count(storage.database, "chunk_pieces") == 4)
+        // A chunk of at least one piece is one file beside the database, written by the first save only.
+        #expect(try await TemporaryDatabaseFile.count(storage.database, "chunk_pieces") == 0)
+        #expect(try TemporaryDatabaseFile.chunkFiles(storage.database) == ["\(first.version)/0": size])
         #expect(try await storage.contentChunks(of: first.id).chunks == storage.contentChunks(of: second.id).chunks)
 
         // Once no version lists it, the chunk goes with the version that held it last.
         try await storage.delete(first.id)
-        #expect(try await TemporaryDatabaseFile.count(storage.database, "chunk_pieces") == 4)
+        #expect(try TemporaryDatabaseFile.chunkFiles(storage.database) == ["\(first.version)/0": size])
         try await storage.delete(second.id)
         #expect(try await TemporaryDatabaseFile.count(storage.database, "chunks") == 0)
         #expect(try await TemporaryDatabaseFile.count(storage.database, "chunk_pieces") == 0)
+        #expect(try TemporaryDatabaseFile.chunkFiles(storage.database).isEmpty)
     }
 
     @Test("a changed zip entry stores only that entry's chunk; the old one goes with the old version")

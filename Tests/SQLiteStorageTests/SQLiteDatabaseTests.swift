@@ -13,7 +13,10 @@ struct SQLiteDatabaseTests {
         #expect(try await database.appliedMigrations() == [])
         _ = try SQLiteStorage(database: database)
         _ = try SQLiteLockStore(database: database)
-        #expect(try await database.appliedMigrations() == ["storage.v1", "storage.v2", "locks.v1", "locks.v2"])
+        #expect(
+            try await database.appliedMigrations() == [
+                "storage.v1", "storage.v2", "storage.v3", "locks.v1", "locks.v2",
+            ])
         try database.install(SQLiteStorage.schema)
 
         // A later release adds a schema of its own to the same file.
@@ -25,7 +28,9 @@ struct SQLiteDatabaseTests {
         try reopened.install(extra)
         try reopened.install(extra)
         #expect(
-            try await reopened.appliedMigrations() == ["storage.v1", "storage.v2", "locks.v1", "locks.v2", "oauth.v1"])
+            try await reopened.appliedMigrations() == [
+                "storage.v1", "storage.v2", "storage.v3", "locks.v1", "locks.v2", "oauth.v1",
+            ])
         #expect(extra.migrationIdentifiers == ["oauth.v1"])
         #expect(try await reopened.integrityCheck() == ["ok"])
     }
@@ -52,6 +57,8 @@ struct SQLiteDatabaseTests {
             named: "a.bin", in: root.id, content: TestContent.stream(seed: 7, size: 300_000), overwrite: false)
         let copyPath = file.directory.appendingPathComponent("copy.sqlite").path
         try await storage.database.backup(to: copyPath)
+        // The copy's chunk folder came with it.
+        #expect(FileManager.default.fileExists(atPath: "\(copyPath)-chunks/\(doc.version)/0"))
         let copy = try SQLiteStorage(database: SQLiteDatabase(path: copyPath))
         #expect(try await copy.file(doc.id) == doc)
         #expect(try await TestContent.collect(copy.readFile(doc.id).body) == TestContent.bytes(seed: 7, 0..<300_000))

@@ -62,14 +62,15 @@ struct SQLiteStorageCrashSafetyTests {
                 expectedVersion: nil)
         }
 
-        // Replay the log: the level in force at each chunk insert and at each switch to a finished version.
+        // Replay the log: the level in force at each chunk batch (which renews the write) and at each switch to a
+        // finished version.
         var level = "FULL"
         var chunkLevels: Set<String> = []
         var switchLevels: [String] = []
         for sql in log.statements {
             if sql.hasPrefix("PRAGMA synchronous = ") {
                 level = sql.dropFirst("PRAGMA synchronous = ".count) == "NORMAL" ? "NORMAL" : "FULL"
-            } else if sql.hasPrefix("INSERT INTO chunk_pieces") {
+            } else if sql.hasPrefix("UPDATE file_versions SET write_expires_at") {
                 chunkLevels.insert(level)
             } else if sql.contains("SET state = 'complete'") {
                 switchLevels.append(level)
@@ -136,9 +137,10 @@ struct SQLiteStorageCrashSafetyTests {
             named: "doc.bin", in: root.id, content: TestContent.stream(seed: 1, size: 10_000), overwrite: false)
 
         // What a host killed in the middle of an upload leaves behind: a 'writing' version with the pieces of a
-        // chunk it keyed and listed (chunk 0) and of one it had not finished (chunk 1).
+        // chunk it keyed and listed (chunk 0) and of one it had not finished (chunk 1), and the file of a chunk it
+        // had not finished (chunk 2).
         let expiry = clock.date.timeIntervalSince1970 + configuration.abandonedWriteTimeout
-        try await storage.database.pool.write { db in
+        let version = try await storage.database.pool.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO file_versions (state, layout, chunk_size, created_at, write_expires_at)
@@ -164,16 +166,21 @@ struct SQLiteStorageCrashSafetyTests {
                     INSERT INTO version_chunks (version_id, chunk_index, chunk_id, start_offset, length)
                     VALUES (?, 0, ?, 0, 8192)
                     """, arguments: [version, id])
+            return version
         }
+        let folder = "\(storage.database.chunkFolder)/\(version)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(repeating: 3, count: 9_000).write(to: URL(fileURLWithPath: "\(folder)/2"))
         // Another process opening the file meanwhile must not take the chunks of a write that may still run.
         _ = try file.openStorage(configuration)
-        #expect(try await TemporaryDatabaseFile.strayChunks(storage.database) == 3)
+        #expect(try await TemporaryDatabaseFile.strayChunks(storage.database) == 4)
 
         clock.advance(by: configuration.abandonedWriteTimeout + 1)
         let reopened = try file.openStorage(configuration)
         #expect(try await TemporaryDatabaseFile.strayChunks(reopened.database) == 0)
         #expect(try await TemporaryDatabaseFile.count(reopened.database, "file_versions") == 1)
         #expect(try await TemporaryDatabaseFile.count(reopened.database, "chunks") == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder), "the abandoned write's folder is gone")
         #expect(try await TestContent.collect(reopened.readFile(doc.id).body) == TestContent.bytes(seed: 1, 0..<10_000))
     }
 

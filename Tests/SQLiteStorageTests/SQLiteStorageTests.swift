@@ -125,7 +125,9 @@ struct SQLiteStorageTests {
             named: "big.bin", in: root.id, content: TestContent.stream(seed: 1, size: size), overwrite: false)
         let expected = try await TestContent.sha256(seed: 1, size: size)
         #expect(stored.size == Int64(size) && stored.sha256 == expected)
-        #expect(try await TemporaryDatabaseFile.count(storage.database, "chunk_pieces") == size / (256 * 1024))
+        // One FullFile chunk, stored as one file beside the database, not as pieces in it.
+        #expect(try await TemporaryDatabaseFile.count(storage.database, "chunk_pieces") == 0)
+        #expect(try TemporaryDatabaseFile.chunkFiles(storage.database) == ["\(stored.version)/0": size])
 
         let read = try await storage.readFile(stored.id)
         #expect(read.body.knownLength == Int64(size))

@@ -40,9 +40,9 @@ final class TemporaryDatabaseFile: Sendable {
         }
     }
 
-    /// Counts the content pieces that no file's current version lists.
+    /// Counts the content pieces and chunk files that no file's current version lists.
     static func strayChunks(_ database: SQLiteDatabase) async throws -> Int {
-        try await count(
+        let pieces = try await count(
             database, "chunk_pieces",
             where: """
                 NOT EXISTS (SELECT 1 FROM chunks c JOIN version_chunks v ON v.chunk_id = c.chunk_id
@@ -50,5 +50,33 @@ final class TemporaryDatabaseFile: Sendable {
                             WHERE c.staged_version_id = chunk_pieces.version_id
                               AND c.staged_index = chunk_pieces.chunk_index)
                 """)
+        let listed = try await database.pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT DISTINCT c.staged_version_id, c.staged_index FROM chunks c
+                    JOIN version_chunks v ON v.chunk_id = c.chunk_id JOIN items i ON i.current_version_id = v.version_id
+                    WHERE c.in_file = 1
+                    """
+            ).map { "\($0[0] as Int64)/\($0[1] as Int64)" }
+        }
+        return try pieces + chunkFiles(database).keys.filter { !listed.contains($0) }.count
+    }
+
+    /// The chunk files beside the database (`VERSION/INDEX`, relative to the chunk folder) and their sizes.
+    static func chunkFiles(_ database: SQLiteDatabase) throws -> [String: Int] {
+        let folder = URL(fileURLWithPath: database.chunkFolder)
+        var files: [String: Int] = [:]
+        for version in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where Int64(version) != nil {
+            for chunk in try FileManager.default.contentsOfDirectory(
+                atPath: folder.appendingPathComponent(version).path)
+            {
+                let attributes = try FileManager.default.attributesOfItem(
+                    atPath: folder.appendingPathComponent(version).appendingPathComponent(chunk).path)
+                files["\(version)/\(chunk)"] = (attributes[.size] as? NSNumber)?.intValue ?? -1
+            }
+        }
+        return files
     }
 }
