@@ -637,7 +637,8 @@ let package = Package(
         .testTarget(
             name: "AllocationTests",
             dependencies: [
-                "CMallocCounter", "WOPIServer", "WOPIHTTPEdge", "WOPIStorage", "SQLiteStorage", "SQLiteServerStores",
+                "CMallocCounter", "WOPIServer", "WOPIHTTPEdge", "WOPIModels", "WOPIStorage", "SQLiteStorage",
+                "SQLiteServerStores",
                 .httpTypes,
                 .nioCore,
                 .crypto,
