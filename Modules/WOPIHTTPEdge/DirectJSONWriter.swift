@@ -20,6 +20,7 @@ package final class DirectJSONWriter: Encoder {
 
     /// The JSON of `value` in a new buffer.
     package static func buffer<Value: Encodable>(of value: Value) throws -> ByteBuffer {
+        if hasItsOwnFormat(Value.self) { throw Unsupported() }
         let writer = DirectJSONWriter.topLevel()
         try value.encode(to: writer)
         var output = ByteBuffer()
@@ -29,6 +30,7 @@ package final class DirectJSONWriter: Encoder {
 
     /// The JSON of `value`.
     package static func bytes<Value: Encodable>(of value: Value) throws -> [UInt8] {
+        if hasItsOwnFormat(Value.self) { throw Unsupported() }
         let writer = DirectJSONWriter.topLevel()
         try value.encode(to: writer)
         var output: [UInt8] = []
@@ -234,8 +236,7 @@ package final class DirectJSONWriter: Encoder {
     fileprivate func writeUnsupported() { abandoned = true }
 
     fileprivate func write<Value: Encodable>(_ value: Value) throws {
-        // JSONEncoder gives these its own formats; they never appear in a WOPI body this writer serves.
-        if Value.self == Date.self || Value.self == Data.self || Value.self == URL.self || Value.self == Decimal.self {
+        if Self.hasItsOwnFormat(Value.self) {
             abandoned = true
             return
         }
@@ -252,6 +253,12 @@ package final class DirectJSONWriter: Encoder {
         } catch {
             abandoned = true
         }
+    }
+
+    /// Whether JSONEncoder gives values of `type` a format of its own (not their `encode(to:)`); no WOPI body this
+    /// writer serves holds one.
+    private static func hasItsOwnFormat<Value>(_ type: Value.Type) -> Bool {
+        type == Date.self || type == Data.self || type == URL.self || type == Decimal.self
     }
 
     /// Writes `text` as the inside of a JSON string, as JSONEncoder writes it: `"` and `\` escaped, control

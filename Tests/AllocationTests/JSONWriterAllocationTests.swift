@@ -5,8 +5,9 @@ import WOPIHTTPEdge
 import WOPIModels
 
 /// The direct JSON writer (`WOPIResponse.json`'s) allocates less than `JSONEncoder` for CheckFileInfo's body and
-/// for a listing: it is there to make the answer cheaper, so this holds it to that.
-@Suite(.serialized) struct JSONWriterAllocationTests {
+/// for a listing: it is there to make the answer cheaper, so this holds it to that. Part of the serialized
+/// `CheckFileInfoAllocationTests`: the counter sees the whole process, so no other test may run beside these.
+extension CheckFileInfoAllocationTests {
     /// A CheckFileInfo as the host answers it for a SQLite file (Operations/WOPIHost+Files.swift).
     static var checkFileInfo: CheckFileInfo {
         var info = CheckFileInfo(baseFileName: "Budget.xlsx", ownerID: "ana", size: 48_213, version: "v42")

@@ -98,6 +98,10 @@ import WOPITestSupport
     @Test func whatItLeavesToJSONEncoderThrows() {
         #expect(throws: DirectJSONWriter.Unsupported.self) { try DirectJSONWriter.bytes(of: ["t": 1.5]) }
         #expect(throws: DirectJSONWriter.Unsupported.self) { try DirectJSONWriter.bytes(of: [Date()]) }
+        #expect(throws: DirectJSONWriter.Unsupported.self) { try DirectJSONWriter.bytes(of: Date()) }
+        #expect(throws: DirectJSONWriter.Unsupported.self) {
+            try DirectJSONWriter.bytes(of: URL(string: "https://host/x")!)
+        }
         #expect(throws: DirectJSONWriter.Unsupported.self) {
             try DirectJSONWriter.bytes(of: ["u": URL(string: "https://host/x")!])
         }

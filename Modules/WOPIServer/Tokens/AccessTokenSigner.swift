@@ -54,33 +54,16 @@ public struct AccessTokenSigner: Sendable {
     ///
     /// - Throws: ``Rejection/invalid`` for a malformed or tampered token, ``Rejection/expired`` when it lapsed.
     public func verify(_ token: String, now: Date = Date()) throws(Rejection) -> AccessToken {
-        // Both halves decode into one buffer on the stack (a second "." is outside the alphabet, so it fails the
-        // MAC's decoding); the claims are read from the checked bytes.
-        var token = token
-        let verified = token.withUTF8 { text -> AccessToken? in
-            guard let dot = text.firstIndex(of: UInt8(ascii: ".")) else { return nil }
-            let payloadText = UnsafeBufferPointer(rebasing: text[..<dot])
-            let codeText = UnsafeBufferPointer(rebasing: text[(dot + 1)...])
-            let payloadRoom = Base64URL.decodedCount(payloadText.count)
-            let room = payloadRoom + Base64URL.decodedCount(codeText.count)
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: room) { buffer -> AccessToken? in
-                guard
-                    let payloadCount = Base64URL.decode(
-                        payloadText, into: UnsafeMutableBufferPointer(rebasing: buffer[..<payloadRoom])),
-                    let codeCount = Base64URL.decode(
-                        codeText, into: UnsafeMutableBufferPointer(rebasing: buffer[payloadRoom...]))
-                else { return nil }
-                let bytes = UnsafeRawBufferPointer(buffer)
-                let payload = UnsafeRawBufferPointer(rebasing: bytes[..<payloadCount])
-                // Constant-time comparison of the MAC, before anything in the claims is read.
-                guard
-                    mac.isValid(
-                        UnsafeRawBufferPointer(rebasing: bytes[payloadRoom..<payloadRoom + codeCount]), for: payload)
-                else { return nil }
-                return Self.decode(payload)
-            }
+        // Both halves decode in place (a second "." is outside the alphabet, so it fails the MAC's decoding).
+        guard let dot = token.utf8.firstIndex(of: UInt8(ascii: ".")),
+            let payload = Base64URL.decode(token[..<dot]),
+            let code = Base64URL.decode(token[token.utf8.index(after: dot)...])
+        else { throw .invalid }
+        // Constant-time comparison of the MAC.
+        guard mac.isValid(code, for: payload) else { throw .invalid }
+        guard let text = String(validating: payload, as: UTF8.self), let claims = Self.decode(text) else {
+            throw .invalid
         }
-        guard let claims = verified else { throw .invalid }
         guard claims.expiresAt > now else { throw .expired }
         return claims
     }
@@ -96,52 +79,28 @@ public struct AccessTokenSigner: Sendable {
             "\(version)|\(claims.userID)|\(resource)|\(EpochMilliseconds.from(claims.expiresAt))|\(claims.permission.rawValue)"
     }
 
-    /// The claims of a verified payload: `version|user|resource|expiry|permission` (version 1: no permission).
-    private static func decode(_ payload: UnsafeRawBufferPointer) -> AccessToken? {
-        var fields = ClaimFields(payload)
-        guard let version = fields.next(), let user = fields.next(), let resource = fields.next(),
-            let expiry = fields.next()
-        else { return nil }
+    private static func decode(_ text: String) -> AccessToken? {
+        let fields = text.split(separator: "|", omittingEmptySubsequences: false)
         let permission: Permission
-        switch (String(decoding: version, as: UTF8.self), fields.next()) {
-        case ("1", nil): permission = .edit
-        case (Self.version, let field?):
-            guard let raw = Int(String(decoding: field, as: UTF8.self)), let value = Permission(rawValue: raw),
-                value > .none
-            else { return nil }
+        switch (fields.first.map(String.init), fields.count) {
+        case ("1", 4): permission = .edit
+        case (version, 5):
+            guard let raw = Int(fields[4]), let value = Permission(rawValue: raw), value > .none else { return nil }
             permission = value
         default: return nil
         }
-        guard fields.next() == nil, !user.isEmpty, let userID = String(validating: user, as: UTF8.self),
-            let millis = Int64(String(decoding: expiry, as: UTF8.self))
-        else { return nil }
-        // `f:ID`, `c:ID` or `e:`.
-        guard resource.count >= 2, resource[resource.startIndex + 1] == UInt8(ascii: ":") else { return nil }
-        let id = ItemID(rawValue: String(decoding: resource.dropFirst(2), as: UTF8.self))
-        let claimedResource: AccessToken.Resource
-        switch resource[resource.startIndex] {
-        case UInt8(ascii: "f"): guard let id else { return nil }; claimedResource = .file(id)
-        case UInt8(ascii: "c"): guard let id else { return nil }; claimedResource = .container(id)
-        case UInt8(ascii: "e"): claimedResource = .ecosystem
+        guard !fields[1].isEmpty, let millis = Int64(fields[3]) else { return nil }
+        let resource: AccessToken.Resource
+        let kind = fields[2].prefix(2)
+        let id = String(fields[2].dropFirst(2))
+        switch kind {
+        case "f:": guard let itemID = ItemID(rawValue: id) else { return nil }; resource = .file(itemID)
+        case "c:": guard let itemID = ItemID(rawValue: id) else { return nil }; resource = .container(itemID)
+        case "e:": resource = .ecosystem
         default: return nil
         }
         return AccessToken(
-            userID: userID, resource: claimedResource, expiresAt: EpochMilliseconds.date(millis),
+            userID: String(fields[1]), resource: resource, expiresAt: EpochMilliseconds.date(millis),
             permission: permission)
-    }
-}
-
-/// The `|`-separated fields of a token's claims, in order, as slices of the verified bytes.
-private struct ClaimFields {
-    private let bytes: UnsafeRawBufferPointer
-    private var start: Int? = 0
-
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
-
-    mutating func next() -> UnsafeRawBufferPointer.SubSequence? {
-        guard let fieldStart = start else { return nil }
-        let end = bytes[fieldStart...].firstIndex(of: UInt8(ascii: "|"))
-        start = end.map { $0 + 1 }
-        return bytes[fieldStart..<(end ?? bytes.count)]
     }
 }
