@@ -20,16 +20,12 @@ extension CheckFileInfoAllocationTests {
         info.userCanRename = true
         info.userCanNotWriteRelative = false
         info.readOnly = false
-        info.supportsLocks = true
-        info.supportsGetLock = true
-        info.supportsExtendedLockLength = true
-        info.supportsUpdate = true
-        info.supportsRename = true
-        info.supportsDeleteFile = true
-        info.supportsContainers = true
-        info.supportsEcosystem = true
-        info.supportsUserInfo = true
-        info.supportsAddActivities = true
+        let capabilities: [WritableKeyPath<CheckFileInfo, Bool?>] = [
+            \.supportsLocks, \.supportsGetLock, \.supportsExtendedLockLength, \.supportsUpdate, \.supportsRename,
+            \.supportsDeleteFile, \.supportsContainers, \.supportsEcosystem, \.supportsUserInfo,
+            \.supportsAddActivities,
+        ]
+        for capability in capabilities { info[keyPath: capability] = true }
         info.fileExtension = ".xlsx"
         info.fileNameMaxLength = 255
         info.lastModifiedTime = "2026-11-27T08:00:00.0000000Z"
