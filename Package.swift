@@ -643,7 +643,8 @@ let package = Package(
         .testTarget(
             name: "AllocationTests",
             dependencies: [
-                "CMallocCounter", "WOPIServer", "WOPIHTTPEdge", "WOPIStorage", "SQLiteStorage", "SQLiteServerStores",
+                "CMallocCounter", "WOPIServer", "WOPIHTTPEdge", "WOPIModels", "WOPIStorage", "SQLiteStorage",
+                "SQLiteServerStores",
                 .httpTypes,
                 .nioCore,
                 .crypto,

@@ -16,7 +16,7 @@ public struct WOPIQuery: Sendable {
     public init(encoded query: Substring) {
         var pairs: [(name: String, value: String)] = []
         var isWellFormed = true
-        for (rawName, rawValue) in PercentEncoding.splitPairs(query) {
+        PercentEncoding.forEachPair(query) { rawName, rawValue in
             if let name = PercentEncoding.decode(rawName, plusIsSpace: true),
                 let value = PercentEncoding.decode(rawValue, plusIsSpace: true)
             {

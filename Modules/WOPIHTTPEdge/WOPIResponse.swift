@@ -31,14 +31,21 @@ public struct WOPIResponse: Sendable {
         self.body = body
     }
 
-    /// A JSON response (`application/json; charset=utf-8`).
+    /// A JSON response (`application/json; charset=utf-8`), byte for byte what `WOPIJSON.encoder` writes.
     public static func json<Value: Encodable>(
         _ value: Value, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]
     ) throws -> WOPIResponse {
-        let data = try WOPIJSON.encoder.encode(value)
+        // The direct writer makes the same bytes without JSONEncoder's tree (CheckFileInfo on every open, listings);
+        // a value it does not write (a float, a date) goes to JSONEncoder, which also reports the value's own errors.
+        let body: ByteBuffer
+        do {
+            body = try DirectJSONWriter.buffer(of: value)
+        } catch {
+            body = ByteBuffer(bytes: try WOPIJSON.encoder.encode(value))
+        }
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
-        return WOPIResponse(status: status, headers: headers, body: .buffer(ByteBuffer(bytes: data)))
+        return WOPIResponse(status: status, headers: headers, body: .buffer(body))
     }
 
     /// Sets a header by name.

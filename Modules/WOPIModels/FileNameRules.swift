@@ -115,6 +115,14 @@ public struct FileNameRules: Sendable, Hashable {
     ///
     /// The reason is written for `X-WOPI-InvalidFileNameError` / `X-WOPI-InvalidContainerNameError`.
     public func problem(with name: String) -> String? {
+        // Every CheckFileInfo and every child of a listing asks; most names are plain ASCII and fine.
+        if isPlainAcceptableASCII(name) { return nil }
+        return characterProblem(with: name)
+    }
+
+    /// ``problem(with:)`` character by character, as the rules are written: what every name that is not plain,
+    /// acceptable ASCII goes through.
+    package func characterProblem(with name: String) -> String? {
         if name.isEmpty { return "The name is empty." }
         if name.first!.isWhitespace || name.last!.isWhitespace { return "The name starts or ends with white space." }
         if !allowsLeadingDot, name.hasPrefix(".") { return "The name starts with a dot." }
@@ -183,6 +191,61 @@ public struct FileNameRules: Sendable, Hashable {
     func isForbidden(_ character: Character) -> Bool {
         forbiddenCharacters.contains(character)
             || character.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+    }
+
+    /// Whether `name` is ASCII and ``characterProblem(with:)`` finds nothing wrong with it, decided on its bytes
+    /// (in ASCII a byte is a character, but for CR LF, which is refused either way). `false` sends the name to
+    /// ``characterProblem(with:)``.
+    package func isPlainAcceptableASCII(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        guard let first = utf8.first, let last = utf8.last, !Self.isASCIIWhiteSpace(first),
+            !Self.isASCIIWhiteSpace(last), allowsLeadingDot || first != UInt8(ascii: ".")
+        else { return false }
+        // The forbidden characters that are one ASCII byte, as a bit set; longer ones cannot occur in ASCII.
+        var forbidden: (low: UInt64, high: UInt64) = (0, 0)
+        for character in forbiddenCharacters {
+            guard let byte = character.asciiValue, character.unicodeScalars.count == 1 else { continue }
+            if byte < 64 { forbidden.low |= 1 << UInt64(byte) } else { forbidden.high |= 1 << UInt64(byte - 64) }
+        }
+        var onlyDots = true
+        var firstDot: Int?
+        var lastDot: Int?
+        var count = 0
+        for byte in utf8 {
+            guard byte >= 0x20, byte < 0x7F else { return false }
+            let bit = byte < 64 ? forbidden.low >> UInt64(byte) : forbidden.high >> UInt64(byte - 64)
+            guard bit & 1 == 0 else { return false }
+            if byte == UInt8(ascii: ".") {
+                if firstDot == nil { firstDot = count }
+                lastDot = count
+            } else {
+                onlyDots = false
+            }
+            count += 1
+        }
+        guard !onlyDots else { return false }
+        if rejectsDeviceNames, Self.isASCIIDeviceName(utf8.prefix(firstDot ?? count)) { return false }
+        // The base name is what precedes the last dot, unless that dot ends the name.
+        let baseLength = lastDot.map { $0 == count - 1 ? count : $0 } ?? count
+        return baseLength <= limit
+    }
+
+    /// `Character.isWhitespace` for an ASCII byte: tab, line feed, vertical tab, form feed, carriage return, space.
+    private static func isASCIIWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
+
+    /// ``isDeviceName(_:)`` for the ASCII bytes before the first dot.
+    private static func isASCIIDeviceName(_ head: Substring.UTF8View) -> Bool {
+        guard head.count == 3 || head.count == 4 else { return false }
+        // Upper-cased into a small string (no allocation).
+        let upper = String(unsafeUninitializedCapacity: head.count) { buffer in
+            for (index, byte) in head.enumerated() {
+                buffer[index] = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? byte - 32 : byte
+            }
+            return head.count
+        }
+        return deviceNames.contains(upper)
     }
 
     /// Whether the part of `name` before its first `.` is a Windows device name (in any case).

@@ -25,7 +25,8 @@ enum WOPIRoute: Equatable {
     case unknownItem
 
     init?(path: String) {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        // Slices of the path; only the item ID becomes a string of its own.
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         if segments.last?.hasSuffix("wopibootstrapper") == true {
             self = .bootstrapper
             return
@@ -33,16 +34,17 @@ enum WOPIRoute: Equatable {
         guard let index = segments.firstIndex(where: { $0.lowercased().hasPrefix("wopi") }),
             index + 1 < segments.count
         else { return nil }
-        let rest = Array(segments[(index + 1)...])
-        switch rest[0] {
+        let rest = segments[(index + 1)...]
+        let kind = rest[rest.startIndex]
+        switch kind {
         case "files", "containers":
             guard rest.count == 2 || rest.count == 3 else { return nil }
-            guard let id = ItemID(rawValue: rest[1]) else {
+            guard let id = ItemID(rawValue: String(rest[rest.startIndex + 1])) else {
                 self = .unknownItem
                 return
             }
-            let sub = rest.count == 3 ? rest[2] : ""
-            if rest[0] == "files" {
+            let sub = rest.count == 3 ? String(rest[rest.startIndex + 2]) : ""
+            if kind == "files" {
                 guard let endpoint = FileEndpoint(rawValue: sub) else { return nil }
                 self = .file(id, endpoint)
             } else {
@@ -50,7 +52,8 @@ enum WOPIRoute: Equatable {
                 self = .container(id, endpoint)
             }
         case "ecosystem":
-            guard rest.count <= 2, let endpoint = EcosystemEndpoint(rawValue: rest.count == 2 ? rest[1] : "") else {
+            let sub = rest.count == 2 ? String(rest[rest.startIndex + 1]) : ""
+            guard rest.count <= 2, let endpoint = EcosystemEndpoint(rawValue: sub) else {
                 return nil
             }
             self = .ecosystem(endpoint)

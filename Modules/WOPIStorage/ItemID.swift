@@ -8,13 +8,24 @@ public struct ItemID: RawRepresentable, Hashable, Sendable, Codable, CustomStrin
     /// The longest ID accepted.
     public static let maximumLength = 128
 
+    /// Whether `byte` is the UTF-8 of one of ``allowedCharacters``.
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default:
+            false
+        }
+    }
+
     /// The textual form of the ID.
     public let rawValue: String
 
     /// Creates an ID, or returns `nil` when `rawValue` is empty, too long or not URL-safe.
     public init?(rawValue: String) {
-        guard !rawValue.isEmpty, rawValue.count <= Self.maximumLength,
-            rawValue.allSatisfy({ Self.allowedCharacters.contains($0) })
+        // Every allowed character is one ASCII byte, so the UTF-8 bytes decide (no grapheme breaking per request).
+        guard !rawValue.isEmpty, rawValue.utf8.count <= Self.maximumLength, rawValue.utf8.allSatisfy(Self.isAllowed)
         else { return nil }
         self.rawValue = rawValue
     }

@@ -163,4 +163,30 @@ import WOPIModels
             #expect(rules.problem(with: result) == nil, "\(name) -> \(result)")
         }
     }
+
+    /// The byte-wise check of plain ASCII names agrees with the rules as written, character by character, for
+    /// every name it accepts: random ASCII names (dots, spaces, device names, forbidden and control characters, long
+    /// base names) under both rule sets and a short length limit.
+    @Test func thePlainASCIICheckAgreesWithTheCharacterRules() {
+        let pieces = [
+            "a", "Z", "0", ".", " ", "\t", "-", "_", "#", "%", "[", "{", "^", "`", "|", ":", "*", "\u{7}", "\u{7F}",
+            "\r\n", "con", "LPT", "1", "Nul", "aux", "COM", "9", ".docx", "..", "é",
+        ]
+        var short = FileNameRules.default
+        short.maximumBaseNameLength = 6
+        var generator = SystemRandomNumberGenerator()
+        var accepted = 0
+        for _ in 0..<20_000 {
+            let name = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                pieces.randomElement(using: &generator)!
+            }.joined()
+            for rules in [FileNameRules.default, mobile, short] {
+                let plain = rules.isPlainAcceptableASCII(name)
+                if plain { accepted += 1 }
+                #expect(!plain || rules.characterProblem(with: name) == nil, "\(name)")
+                #expect(rules.problem(with: name) == rules.characterProblem(with: name), "\(name)")
+            }
+        }
+        #expect(accepted > 1_000)
+    }
 }

@@ -65,10 +65,25 @@ package enum Base64URL {
     }
 
     private static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let remainder = input.count % 4
-        guard remainder != 1 else { return nil }
-        var output: [UInt8] = []
-        output.reserveCapacity(input.count * 3 / 4)
+        var isValid = false
+        let output = [UInt8](unsafeUninitializedCapacity: decodedCount(input.count)) { buffer, count in
+            let written = decode(input, into: buffer)
+            isValid = written != nil
+            count = written ?? 0
+        }
+        return isValid ? output : nil
+    }
+
+    /// How many bytes `count` characters of base64url decode to.
+    package static func decodedCount(_ count: Int) -> Int { count * 3 / 4 }
+
+    /// Decodes unpadded base64url into `output`, which has room for ``decodedCount(_:)`` bytes (a token's halves
+    /// decode into a buffer on the stack); returns how many it wrote, or `nil` as ``decode(_:)`` does.
+    package static func decode(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>)
+        -> Int?
+    {
+        guard input.count % 4 != 1, output.count >= decodedCount(input.count) else { return nil }
+        var written = 0
         var accumulator: UInt32 = 0
         var bits = 0
         let values = Self.values
@@ -79,12 +94,13 @@ package enum Base64URL {
             bits += 6
             if bits >= 8 {
                 bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
+                output[written] = UInt8(truncatingIfNeeded: accumulator >> UInt32(bits))
+                written += 1
             }
         }
         // Leftover bits (2 or 4) must be zero for the canonical spelling.
         guard accumulator & ((1 << UInt32(bits)) - 1) == 0 else { return nil }
-        return output
+        return written
     }
 
     /// `count` bytes from the system's cryptographically secure generator.

@@ -43,32 +43,66 @@ public enum PercentEncoding {
     ///
     /// - Returns: `nil` when a `%` is not followed by two hex digits or the bytes are not UTF-8.
     package static func decode(_ text: some StringProtocol, plusIsSpace: Bool = false) -> String? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
-        var iterator = text.utf8.makeIterator()
-        while let byte = iterator.next() {
-            switch byte {
-            case UInt8(ascii: "+") where plusIsSpace:
-                bytes.append(UInt8(ascii: " "))
-            case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                    return nil
-                }
-                bytes.append(high << 4 | low)
-            default:
-                bytes.append(byte)
-            }
+        // Strings and substrings of native strings lend their bytes in place.
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(utf8: $0, plusIsSpace: plusIsSpace) }) {
+            return decoded
         }
-        return String(validating: bytes, as: UTF8.self)
+        return Array(text.utf8).withUnsafeBufferPointer { decode(utf8: $0, plusIsSpace: plusIsSpace) }
+    }
+
+    /// `decode(_:plusIsSpace:)` on bytes that are UTF-8 already. Not generic, so that every request's path and
+    /// query run specialised code; text without escapes is copied as is.
+    private static func decode(utf8 input: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String? {
+        let escapes = input.contains { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }
+        guard escapes else { return String(decoding: input, as: UTF8.self) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: input.count) { output in
+            var written = 0
+            var index = 0
+            while index < input.count {
+                let byte = input[index]
+                index += 1
+                switch byte {
+                case UInt8(ascii: "+") where plusIsSpace:
+                    output[written] = UInt8(ascii: " ")
+                case UInt8(ascii: "%"):
+                    guard index + 2 <= input.count, let high = hexValue(input[index]),
+                        let low = hexValue(input[index + 1])
+                    else { return nil }
+                    index += 2
+                    output[written] = high << 4 | low
+                default:
+                    output[written] = byte
+                }
+                written += 1
+            }
+            return String(validating: UnsafeBufferPointer(rebasing: output[..<written]), as: UTF8.self)
+        }
     }
 
     /// Splits a query or form body (`a=1&b=2`, no leading `?`) into its pairs as sent, still encoded, in order.
     ///
     /// Empty segments are skipped; a segment without `=` has an empty value.
     package static func splitPairs(_ query: Substring) -> [(name: Substring, value: Substring)] {
-        query.split(separator: "&", omittingEmptySubsequences: true).map { segment in
-            guard let equals = segment.firstIndex(of: "=") else { return (segment, segment[segment.endIndex...]) }
-            return (segment[..<equals], segment[segment.index(after: equals)...])
+        var pairs: [(name: Substring, value: Substring)] = []
+        forEachPair(query) { pairs.append(($0, $1)) }
+        return pairs
+    }
+
+    /// Calls `body` with each pair of a query or form body as sent, still encoded, in order (no array of them).
+    ///
+    /// Empty segments are skipped; a segment without `=` has an empty value.
+    package static func forEachPair(_ query: Substring, _ body: (_ name: Substring, _ value: Substring) -> Void) {
+        var start = query.startIndex
+        while start < query.endIndex {
+            let end = query[start...].firstIndex(of: "&") ?? query.endIndex
+            let segment = query[start..<end]
+            start = end < query.endIndex ? query.index(after: end) : end
+            guard !segment.isEmpty else { continue }
+            if let equals = segment.firstIndex(of: "=") {
+                body(segment[..<equals], segment[segment.index(after: equals)...])
+            } else {
+                body(segment, segment[segment.endIndex...])
+            }
         }
     }
 

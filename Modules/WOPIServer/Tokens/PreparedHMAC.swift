@@ -49,6 +49,11 @@ package struct PreparedHMAC: Sendable {
 
     /// Whether `mac` is the MAC of `message`, compared in constant time (the time depends only on the lengths).
     package func isValid(_ mac: [UInt8], for message: [UInt8]) -> Bool {
+        mac.withUnsafeBytes { mac in message.withUnsafeBytes { isValid(mac, for: $0) } }
+    }
+
+    /// Whether `mac` is the MAC of `message`, compared in constant time (the time depends only on the lengths).
+    package func isValid(_ mac: UnsafeRawBufferPointer, for message: UnsafeRawBufferPointer) -> Bool {
         code(for: message).withUnsafeBytes { ConstantTime.equals($0, mac) }
     }
 }
