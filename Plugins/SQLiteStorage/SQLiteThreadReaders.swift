@@ -11,14 +11,20 @@ import Synchronization
 /// waits for another thread. A WAL reader takes no lock a writer holds; when SQLite still answers `SQLITE_BUSY` (a
 /// WAL reset or recovery in another process) the read fails at once (`busyMode = .immediateError`) and
 /// ``SQLiteDatabase/readStatement(_:_:)`` retries it on the pool, off the calling thread.
+///
+/// A thread's table holds its connections weakly: the database's `opened` list owns them and closes them on the
+/// thread that closes the database. A table that owned them would free the last connections of a closed database
+/// in the thread's exit, in a thread-specific destructor; GRDB's close then uses libdispatch after libdispatch has
+/// freed the thread's own state, which corrupted the heap ("double free or corruption" in libdispatch's
+/// thread-exit cleanup, when an idle cooperative thread exited).
 final class SQLiteThreadReaders: Sendable {
     /// One thread's connections, by database. Touched only by its own thread.
     private final class Table: @unchecked Sendable {
-        var connections: [UInt64: (queue: DatabaseQueue, owner: Weak)] = [:]
+        var connections: [UInt64: WeakQueue] = [:]
     }
 
-    private struct Weak: @unchecked Sendable {
-        weak var readers: SQLiteThreadReaders?
+    private struct WeakQueue: @unchecked Sendable {
+        weak var queue: DatabaseQueue?
     }
 
     private static let tables = ThreadSpecificVariable<Table>()
@@ -53,7 +59,7 @@ final class SQLiteThreadReaders: Sendable {
             table = Table()
             Self.tables.currentValue = table
         }
-        if let connection = table.connections[id] { return try connection.queue.inDatabase(body) }
+        if let queue = table.connections[id]?.queue { return try queue.inDatabase(body) }
         let queue = try DatabaseQueue(path: path, configuration: configuration)
         let registered = opened.withLock { opened -> Bool in
             guard opened != nil else { return false }
@@ -61,13 +67,11 @@ final class SQLiteThreadReaders: Sendable {
             return true
         }
         guard registered else { throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "The database is closed.") }
-        // A thread keeps no connection of a database that is gone or closed.
-        table.connections = table.connections.filter { $0.value.owner.readers?.isClosed == false }
-        table.connections[id] = (queue, Weak(readers: self))
+        // A thread keeps no entry for a connection that is gone (its database closed).
+        table.connections = table.connections.filter { $0.value.queue != nil }
+        table.connections[id] = WeakQueue(queue: queue)
         return try queue.inDatabase(body)
     }
-
-    private var isClosed: Bool { opened.withLock { $0 == nil } }
 
     /// Closes every connection; later reads fail.
     func close() {
