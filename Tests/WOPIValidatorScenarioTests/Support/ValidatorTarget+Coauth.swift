@@ -35,22 +35,31 @@ extension ValidatorTarget {
             storage: storage, locks: try SQLiteLockStore(database: database, now: clock.dateSource), users: users,
             tokens: AccessTokenSigner(key: SymmetricKey(size: .bits256)), configuration: configuration, logger: logger,
             now: clock.dateSource)
-        let root = try await storage.rootContainer(forUser: "demo")
-        let folder = try await storage.createContainer(named: "WopiValidator", in: root.id)
-        let file = try await storage.createFile(
-            named: "test.wopitest", in: folder.id, content: ByteStream(buffer: ByteBuffer(string: "wopitest")),
-            overwrite: false)
-        let expiresAt = clock.date.addingTimeInterval(10 * 60 * 60)
-        let token = host.tokens.mint(AccessToken(userID: "demo", resource: .file(file.id), expiresAt: expiresAt))
+        let (file, token, expiresAt) = try await seedTestFile(on: host, clock: clock)
         let router = Router()
         WOPIRoutes.add(to: router, host: host)
         return try await LoopbackServer.run(router, logger: logger) { baseURL in
             var target = ValidatorTarget(
-                wopiSrc: "\(baseURL)/wopi/files/\(file.id)", accessToken: token,
+                wopiSrc: "\(baseURL)/wopi/files/\(file)", accessToken: token,
                 accessTokenTTL: EpochMilliseconds.from(expiresAt))
             target.coauthoring = true
             target.advanceClock = { seconds in clock.advance(by: .milliseconds(Int64(seconds * 1000))) }
             return try await body(target)
         }
+    }
+
+    /// `WopiValidator/test.wopitest` of user `demo` in `host`'s storage, with a token for it that lasts 10 hours
+    /// on `clock`: the file the validator's groups run on.
+    static func seedTestFile(on host: WOPIHost, clock: TestClock) async throws -> (
+        file: ItemID, token: String, expiresAt: Date
+    ) {
+        let root = try await host.storage.rootContainer(forUser: "demo")
+        let folder = try await host.storage.createContainer(named: "WopiValidator", in: root.id)
+        let file = try await host.storage.createFile(
+            named: "test.wopitest", in: folder.id, content: ByteStream(buffer: ByteBuffer(string: "wopitest")),
+            overwrite: false)
+        let expiresAt = clock.date.addingTimeInterval(10 * 60 * 60)
+        let token = host.tokens.mint(AccessToken(userID: "demo", resource: .file(file.id), expiresAt: expiresAt))
+        return (file.id, token, expiresAt)
     }
 }

@@ -50,15 +50,7 @@ extension ValidatorTarget {
                         users: users, tokens: AccessTokenSigner(key: key), configuration: hostConfiguration,
                         logger: logger, now: clock.dateSource))
             }
-            let storage = hosts[0].storage
-            let root = try await storage.rootContainer(forUser: "demo")
-            let folder = try await storage.createContainer(named: "WopiValidator", in: root.id)
-            let file = try await storage.createFile(
-                named: "test.wopitest", in: folder.id, content: ByteStream(buffer: ByteBuffer(string: "wopitest")),
-                overwrite: false)
-            let expiresAt = clock.date.addingTimeInterval(10 * 60 * 60)
-            let token = hosts[0].tokens.mint(
-                AccessToken(userID: "demo", resource: .file(file.id), expiresAt: expiresAt))
+            let (file, token, expiresAt) = try await seedTestFile(on: hosts[0], clock: clock)
             let responders = hosts.map { host in
                 let router = Router()
                 WOPIRoutes.add(to: router, host: host)
@@ -67,7 +59,7 @@ extension ValidatorTarget {
             let balancer = TakingTurns(responders)
             let result = try await LoopbackServer.run(balancer, logger: logger) { baseURL in
                 var target = ValidatorTarget(
-                    wopiSrc: "\(baseURL)/wopi/files/\(file.id)", accessToken: token,
+                    wopiSrc: "\(baseURL)/wopi/files/\(file)", accessToken: token,
                     accessTokenTTL: EpochMilliseconds.from(expiresAt))
                 target.coauthoring = true
                 target.advanceClock = { seconds in clock.advance(by: .milliseconds(Int64(seconds * 1000))) }
