@@ -45,7 +45,9 @@ struct UnshareCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The owner of the item.") var user: String
     @Argument(help: "The item's path below the owner's root.") var path: String
     @Option(name: .long, help: "The user to stop sharing with.") var with: String?
-    @Option(name: .long, help: "The ID of a share link to revoke (as `shares` lists it).") var link: String?
+    // A link ID is base64url, so it may begin with "-": the value is taken whatever it looks like.
+    @Option(name: .long, parsing: .unconditional, help: "The ID of a share link to revoke (as `shares` lists it).")
+    var link: String?
 
     func validate() throws {
         guard (with == nil) != (link == nil) else { throw ValidationError("Give --with USER or --link ID.") }

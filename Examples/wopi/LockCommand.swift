@@ -9,7 +9,9 @@ struct LockCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
     @Argument(help: "The file.") var path: String
-    @Option(name: .long, help: "The lock ID to use; default: the one held already, or a new one.") var lockID: String?
+    @Option(
+        name: .long, parsing: .unconditional, help: "The lock ID to use; default: the one held already, or a new one.")
+    var lockID: String?
 
     func run() async throws {
         try await Connection.with(options) { connection in

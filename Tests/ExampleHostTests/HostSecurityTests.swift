@@ -163,6 +163,16 @@ import WOPITestSupport
             let id = String(listed[try #require(listed.range(of: "link ")).upperBound...].prefix { $0 != " " })
             _ = try await HostProcess.run(["unshare", "--data", data, "--user", "demo", "Welcome.docx", "--link", id])
             #expect(try await HTTP.get(fresh, headers: ["Cookie": bob]).status == 404)
+
+            // A link ID is base64url: one in 64 begins with "-", which must not read as an option.
+            let dashed = await #expect(throws: HostProcessError.self) {
+                try await HostProcess.run([
+                    "unshare", "--data", data, "--user", "demo", "Welcome.docx", "--link", "-Mx",
+                ])
+            }
+            #expect(
+                dashed?.description.contains("Welcome.docx has no share link -Mx.") == true,
+                "\(String(describing: dashed))")
         }
     }
 
