@@ -53,9 +53,13 @@ import WOPITestSupport
             #expect(statuses.first == 401, "a wrong password is refused")
             // The address allowance is 20 failures: the 21st try is refused. A refusal locks the address out for
             // 1 s, doubling; a refused try costs no hash and comes back at once, so the rest are refused too,
-            // but for the odd one a loaded machine lets through after a lock-out ran out.
+            // but for the odd one a loaded machine lets through after a lock-out ran out. This host runs on the
+            // wall clock, and a loaded machine can hash the 20th password for longer than the first 1 s lock-out
+            // lasts, so the first refusal may come one or two tries late; SignInThrottleTests checks the exact
+            // count with a test clock.
+            #expect(statuses[..<20].allSatisfy { $0 == 401 }, "the allowance is not cut short: \(statuses)")
             let firstRefusal = try #require(statuses.firstIndex(of: 429), "no 429 in \(statuses)")
-            #expect(firstRefusal == 20, "\(statuses)")
+            #expect((20...22).contains(firstRefusal), "\(statuses)")
             let after = statuses[firstRefusal...]
             #expect(after.filter { $0 == 429 }.count > after.count / 2, "\(statuses)")
             #expect(after.allSatisfy { $0 == 429 || $0 == 401 }, "\(statuses)")
