@@ -383,7 +383,7 @@ def wrk_get(server, path, seconds, connections=4):
     return {"MiBps": mib_per_second, "cpu_us_per_mib": cpu * 1e6 / transferred if transferred else 0}
 
 
-def instrumentation(bin_dir, workdir, sink_url, seconds):
+def instrumentation(bin_dir, workdir, sink_url, seconds, host_binary=None):
     """Host CPU per CheckFileInfo on three SQLite hosts that differ only in instrumentation: `off` (no metrics
     registry, no tracer: swift-metrics' and swift-distributed-tracing's no-op paths), `metrics` (recorded into a
     Prometheus registry, not scraped) and `metrics+traces` (also every span recorded by swift-otel and exported over
@@ -394,7 +394,8 @@ def instrumentation(bin_dir, workdir, sink_url, seconds):
     try:
         for label, extra, env in INSTRUMENTED:
             env = dict(env, OTEL_EXPORTER_OTLP_ENDPOINT=sink_url) if env else env
-            host = Host(bin_dir, "sqlite", workdir, label=f"sqlite-{label}", extra=extra, env=env)
+            host = Host(bin_dir, "sqlite", workdir, label=f"sqlite-{label}", extra=extra, env=env,
+                        binary=host_binary)
             started.append(host)
             host.wait_listening()
             hosts[label] = (host, host.prepare(0)[1]["CheckFileInfo"])
@@ -526,7 +527,7 @@ def main():
             nginx = Nginx(www, workdir)
             servers.append(nginx)
             nginx.wait_listening()
-            figures = instrumentation(bin_dir, workdir, nginx.url, seconds)
+            figures = instrumentation(bin_dir, workdir, nginx.url, seconds, options.host_binary)
         finally:
             for server in servers:
                 server.stop()
