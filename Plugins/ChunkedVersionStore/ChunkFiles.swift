@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import NIOCore
 package import NIOPosix
@@ -32,6 +33,8 @@ package final class ChunkFiles: Sendable {
     package let root: String
     /// Where the blocking file I/O runs.
     package let pool: NIOThreadPool
+    /// Where the files moved into ``trash`` are unlinked, one batch after the other.
+    private let unlinker = DispatchQueue(label: "WOPIKit.ChunkFiles.unlink", qos: .utility)
     /// What the database says about version `id`: `nil` while it is being written, else the indexes of its chunks
     /// stored as files (none when the version is gone). Read in one snapshot, blocking (it runs on ``pool``).
     private let storedFiles: @Sendable (_ id: Int64) throws -> Set<Int64>?
@@ -86,17 +89,38 @@ package final class ChunkFiles: Sendable {
     /// copy holds every file the database copy names (Docs/sqlite-storage.md, "Backing up a live database").
     package var backupLock: String { "\(root)/.backup-lock" }
 
+    /// Where removed chunk files wait to be unlinked (``removeFiles(of:)``). A rename is one directory update,
+    /// while unlinking a 1 GiB file takes a third of a second on ext4, which the caller (SQLite's writer, which
+    /// holds every other write meanwhile) should not wait for.
+    package var trash: String { "\(root)/.trash" }
+
     /// Removes the files of the chunks whose rows `rows` returned (rows of a statement with
     /// ``SQLStatement/removesChunks``: staging version, staging index, `in_file`); call it after their deletion
-    /// committed. Blocking; a file already gone is fine, and nothing is removed while a backup runs.
+    /// committed. Each file is renamed into ``trash`` at once and unlinked later, off the caller's thread. Blocking;
+    /// a file already gone is fine, and nothing is removed while a backup runs.
     package func removeFiles(of rows: [SQLRow]) {
-        unlessBackingUp {
+        let moved = unlessBackingUp {
+            guard mkdir(trash, 0o700) == 0 || errno == EEXIST else { return 0 }
+            var moved = 0
             for row in rows where row.count == 3 && row[2].integer == 1 {
                 guard let versionID = row[0].integer, let chunkIndex = row[1].integer else { continue }
-                _ = unlink(path(of: PieceKey(versionID: versionID, chunkIndex: chunkIndex)))
+                let path = path(of: PieceKey(versionID: versionID, chunkIndex: chunkIndex))
+                // Version IDs never repeat, so neither does a name in the trash.
+                if rename(path, "\(trash)/\(versionID)-\(chunkIndex)") == 0 {
+                    moved += 1
+                } else if errno != ENOENT {
+                    _ = unlink(path)
+                }
             }
-            return 0
+            return moved
         }
+        if moved > 0 { unlinker.async { [trash] in _ = try? Self.empty(trash) } }
+    }
+
+    /// Unlinks every file in `folder`; returns how many. Blocking.
+    @discardableResult
+    private static func empty(_ folder: String) throws -> Int {
+        try (entries(of: folder) ?? []).reduce(0) { $0 + (unlink("\(folder)/\($1)") == 0 ? 1 : 0) }
     }
 
     /// Removes the files of version `versionID` that no `chunks` row names, and its folder when none is left,
@@ -194,14 +218,15 @@ package final class ChunkFiles: Sendable {
         return removed
     }
 
-    /// Sweeps (``sweep(_:)``) every version folder; returns how many files it removed. Blocking.
+    /// Sweeps (``sweep(_:)``) every version folder, and empties ``trash`` (files a crash left there); returns how
+    /// many files it removed. Blocking.
     @discardableResult
     package func sweepAll() throws -> Int {
         // The listing comes before each version's lookup: a version folder made after it is left alone, and one
         // listed was made after its version's row, so the lookup sees that row.
         try unlessBackingUp {
             try (Self.entries(of: root) ?? []).compactMap(Int64.init).reduce(0) { try $0 + sweepUnlocked($1) }
-        }
+        } + unlinker.sync { (try? Self.empty(trash)) ?? 0 }
     }
 
     /// The names in `directory`, or `nil` when it does not exist.

@@ -69,4 +69,29 @@ struct SQLiteChunkFileTests {
         #expect(try TemporaryDatabaseFile.chunkFiles(storage.database) == ["\(new.version)/0": size])
         #expect(try await TestContent.collect(storage.readFile(old.id).body) == TestContent.bytes(seed: 8, 0..<size))
     }
+
+    @Test(
+        "a replaced chunk file leaves its folder at the commit; its unlink waits in the trash, emptied at the latest by GC"
+    )
+    func replacedFilesGoThroughTheTrash() async throws {
+        let file = try TemporaryDatabaseFile()
+        let storage = try file.openStorage()
+        let root = try await storage.rootContainer(forUser: "alice")
+        let size = 600_000
+        let old = try await storage.createFile(
+            named: "a.bin", in: root.id, content: TestContent.stream(seed: 9, size: size), overwrite: false)
+        let new = try await storage.writeFile(
+            old.id, content: TestContent.stream(seed: 10, size: size), expectedVersion: nil)
+        _ = try await storage.collectGarbage()
+        #expect(try TemporaryDatabaseFile.chunkFiles(storage.database) == ["\(new.version)/0": size])
+
+        // What a crash between the rename and the unlink leaves: a file in the trash. Opening empties it.
+        let trash = "\(storage.database.chunkFolder)/.trash"
+        #expect(try FileManager.default.contentsOfDirectory(atPath: trash).isEmpty)
+        try Data(count: 1000).write(to: URL(fileURLWithPath: "\(trash)/\(old.version)-0"))
+        try storage.database.close()
+        let reopened = try file.openStorage()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: trash).isEmpty)
+        #expect(try await TestContent.collect(reopened.readFile(old.id).body) == TestContent.bytes(seed: 10, 0..<size))
+    }
 }
