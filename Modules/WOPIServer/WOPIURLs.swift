@@ -39,15 +39,6 @@ public struct WOPIURLs: Sendable, Hashable {
     /// buffer).
     func append(_ resource: AccessToken.Resource, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: root.utf8)
-        switch resource {
-        case .file(let id):
-            bytes.append(contentsOf: "/files/".utf8)
-            bytes.append(contentsOf: id.rawValue.utf8)
-        case .container(let id):
-            bytes.append(contentsOf: "/containers/".utf8)
-            bytes.append(contentsOf: id.rawValue.utf8)
-        case .ecosystem:
-            bytes.append(contentsOf: "/ecosystem".utf8)
-        }
+        resource.append(to: &bytes, file: "/files/", container: "/containers/", ecosystem: "/ecosystem")
     }
 }

@@ -1,9 +1,7 @@
 import CMallocCounter
-import Crypto
 import Foundation
 import HTTPTypes
 import NIOCore
-import SQLiteServerStores
 import SQLiteStorage
 import Testing
 import WOPIHTTPEdge
@@ -25,26 +23,14 @@ extension CheckFileInfoAllocationTests {
     static let measuredPerListing = 21_400
 
     @Test func aListingOfAThousandFilesStaysWithinItsAllocations() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wopikit-alloc-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let database = try SQLiteDatabase(path: directory.appendingPathComponent("wopi.sqlite").path)
-        let storage = try SQLiteStorage(database: database)
-        let users = try SQLiteUserDirectory(database: database)
-        try await users.save(WOPIUser(id: "ana", signInName: "ana@example.com", displayName: "Ana", passwordHash: nil))
-        let root = try await storage.rootContainer(forUser: "ana")
+        let fixture = try await SQLiteHostFixture()
+        defer { fixture.remove() }
         for index in 0..<1_000 {
-            _ = try await storage.createFile(
-                named: "Report \(index).docx", in: root.id, content: .empty, overwrite: false)
+            _ = try await fixture.storage.createFile(
+                named: "Report \(index).docx", in: fixture.root.id, content: .empty, overwrite: false)
         }
-        let signer = AccessTokenSigner(key: SymmetricKey(size: .bits256))
-        let host = WOPIHost(
-            storage: storage, locks: try SQLiteLockStore(database: database), users: users, tokens: signer)
-        let token = signer.mint(
-            AccessToken(userID: "ana", resource: .container(root.id), expiresAt: Date().addingTimeInterval(3600)))
-        let head = HTTPRequest(
-            method: .get, scheme: "http", authority: "127.0.0.1:8080",
-            path: "/wopi/containers/\(root.id)/children?access_token=\(token)")
+        let host = fixture.host
+        let head = fixture.get("/wopi/containers/\(fixture.root.id)/children", for: .container(fixture.root.id))
 
         /// Runs `count` listings one after the other, reading each body to its end; returns the bytes of the last.
         func run(_ count: Int) async throws -> Int {

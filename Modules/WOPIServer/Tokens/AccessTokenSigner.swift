@@ -86,16 +86,7 @@ public struct AccessTokenSigner: Sendable {
         payload.append(separator)
         payload.append(contentsOf: claims.userID.utf8)
         payload.append(separator)
-        switch claims.resource {
-        case .file(let id):
-            payload.append(contentsOf: "f:".utf8)
-            payload.append(contentsOf: id.rawValue.utf8)
-        case .container(let id):
-            payload.append(contentsOf: "c:".utf8)
-            payload.append(contentsOf: id.rawValue.utf8)
-        case .ecosystem:
-            payload.append(contentsOf: "e:".utf8)
-        }
+        claims.resource.append(to: &payload, file: "f:", container: "c:", ecosystem: "e:")
         payload.append(separator)
         // Small integers' strings live in the string value itself: no allocation.
         payload.append(contentsOf: String(EpochMilliseconds.from(claims.expiresAt)).utf8)
