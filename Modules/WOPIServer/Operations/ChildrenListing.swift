@@ -26,6 +26,7 @@ struct ChildrenListing: Sendable {
     let nameRules: FileNameRules
     /// The request the children's tokens are traded from.
     let context: RequestContext
+    /// Signs the children's tokens.
     let signer: AccessTokenSigner
 
     /// About how many bytes each piece of a streamed answer holds.
