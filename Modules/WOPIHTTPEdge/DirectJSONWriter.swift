@@ -38,6 +38,20 @@ package final class DirectJSONWriter: Encoder {
         return output
     }
 
+    /// A writer for many values, one after the other (the entries of a streamed listing): ``append(_:to:)``
+    /// reuses its buffers.
+    package static func reusable() -> DirectJSONWriter { topLevel() }
+
+    /// Appends the JSON of `value` to `output`.
+    package func append<Value: Encodable>(_ value: Value, to output: inout [UInt8]) throws {
+        if Self.hasItsOwnFormat(Value.self) { throw Unsupported() }
+        reset()
+        try value.encode(to: self)
+        try finish({ output.reserveCapacity(output.count + $0) }) {
+            output.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
     private enum Shape { case unknown, object, array, scalar, mixed }
 
     /// An object member: its key's raw UTF-8 and then its value's JSON, side by side in `scratch`; `order` breaks

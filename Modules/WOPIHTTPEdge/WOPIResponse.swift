@@ -43,9 +43,14 @@ public struct WOPIResponse: Sendable {
         } catch {
             body = ByteBuffer(bytes: try WOPIJSON.encoder.encode(value))
         }
+        return .json(body: .buffer(body), status: status, headers: headers)
+    }
+
+    /// A response whose `body` is JSON made by its caller (a listing streamed in pieces).
+    package static func json(body: Body, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> WOPIResponse {
         var headers = headers
         headers[.contentType] = "application/json; charset=utf-8"
-        return WOPIResponse(status: status, headers: headers, body: .buffer(body))
+        return WOPIResponse(status: status, headers: headers, body: body)
     }
 
     /// Sets a header by name.

@@ -54,15 +54,84 @@ struct RequestContext: Sendable {
     /// `url` with a token for `resource` appended. Tokens traded from this request's token keep its expiry
     /// (Docs/wopi-protocol.md §2.3), so a leaked token cannot be renewed by walking the tree.
     func withToken(_ url: String, for resource: AccessToken.Resource, signer: AccessTokenSigner) -> String {
-        let traded = AccessToken(
-            userID: token.userID, resource: resource, expiresAt: token.expiresAt, permission: token.permission)
-        return Self.append(token: signer.mint(traded), expiresAt: token.expiresAt, to: url)
+        var trade = TokenTrade(self, signer: signer)
+        return trade.url(url, for: resource)
     }
 
     /// Appends `access_token` and `access_token_ttl` (epoch milliseconds) to a URL.
     static func append(token: String, expiresAt: Date, to url: String) -> String {
-        let separator = url.contains("?") ? "&" : "?"
-        return "\(url)\(separator)access_token=\(token)&access_token_ttl=\(EpochMilliseconds.from(expiresAt))"
+        var line = Array(url.utf8)
+        appendToken(to: &line, hasQuery: hasQuery(url), expiresAt: expiresAt) { $0.append(contentsOf: token.utf8) }
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// Whether `url` has a query already (the token's parameters then follow a `&`).
+    static func hasQuery(_ url: String) -> Bool { url.utf8.contains(UInt8(ascii: "?")) }
+
+    /// Appends the token parameters to the URL in `line` (with a query if `hasQuery`): `access_token`, whose value
+    /// `token` appends, and `access_token_ttl`, the expiry in epoch milliseconds.
+    static func appendToken(
+        to line: inout [UInt8], hasQuery: Bool, expiresAt: Date, _ token: (inout [UInt8]) -> Void
+    ) {
+        line.append(contentsOf: (hasQuery ? "&access_token=" : "?access_token=").utf8)
+        token(&line)
+        line.append(contentsOf: "&access_token_ttl=".utf8)
+        // Small integers' strings live in the string value itself: no allocation.
+        line.append(contentsOf: String(EpochMilliseconds.from(expiresAt)).utf8)
+    }
+}
+
+/// URLs with tokens traded from a request's token (its user, expiry and permission; the URL's resource), made in
+/// buffers this value reuses: a listing makes one per child, at one string each. What ``url(_:for:)`` returns is
+/// ``RequestContext/append(token:expiresAt:to:)`` of `url` and a token ``AccessTokenSigner/mint(_:)`` made.
+struct TokenTrade {
+    private let token: AccessToken
+    private let signer: AccessTokenSigner
+    private let urls: WOPIURLs
+    /// Whether the WOPI root has a query (it has not, unless a public URL gives it one).
+    private let rootHasQuery: Bool
+    private var payload: [UInt8] = []
+    private var line: [UInt8] = []
+
+    init(_ context: RequestContext, signer: AccessTokenSigner) {
+        token = context.token
+        self.signer = signer
+        urls = context.urls
+        rootHasQuery = RequestContext.hasQuery(urls.root)
+    }
+
+    /// The URL of `resource` (a WOPISrc, a container's URL) with its token.
+    mutating func url(for resource: AccessToken.Resource) -> String {
+        let urls = urls
+        return make(resource, hasQuery: rootHasQuery) { urls.append(resource, to: &$0) }
+    }
+
+    /// `url` with a token for `resource`.
+    mutating func url(_ url: String, for resource: AccessToken.Resource) -> String {
+        make(resource, hasQuery: RequestContext.hasQuery(url)) { $0.append(contentsOf: url.utf8) }
+    }
+
+    /// The URL `writeURL` writes, with a token for `resource`.
+    private mutating func make(
+        _ resource: AccessToken.Resource, hasQuery: Bool, _ writeURL: (inout [UInt8]) -> Void
+    ) -> String {
+        // The buffers are moved out while they are written, and back for the next URL.
+        var line = self.line
+        var payload = self.payload
+        self.line = []
+        self.payload = []
+        defer {
+            self.line = line
+            self.payload = payload
+        }
+        line.removeAll(keepingCapacity: true)
+        writeURL(&line)
+        let traded = AccessToken(
+            userID: token.userID, resource: resource, expiresAt: token.expiresAt, permission: token.permission)
+        RequestContext.appendToken(to: &line, hasQuery: hasQuery, expiresAt: token.expiresAt) { line in
+            signer.appendToken(for: traded, to: &line, payload: &payload)
+        }
+        return String(decoding: line, as: UTF8.self)
     }
 }
 

@@ -22,9 +22,23 @@ public struct WOPIURLs: Sendable, Hashable {
     }
 
     /// The WOPISrc of a file.
-    public func file(_ id: ItemID) -> String { "\(root)/files/\(id)" }
+    public func file(_ id: ItemID) -> String { url(of: .file(id)) }
     /// The WOPI URL of a container.
-    public func container(_ id: ItemID) -> String { "\(root)/containers/\(id)" }
+    public func container(_ id: ItemID) -> String { url(of: .container(id)) }
     /// The ecosystem URL.
-    public var ecosystem: String { "\(root)/ecosystem" }
+    public var ecosystem: String { url(of: .ecosystem) }
+
+    /// The URL of the resource a token names.
+    func url(of resource: AccessToken.Resource) -> String {
+        var bytes: [UInt8] = []
+        append(resource, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the URL of the resource a token names to `bytes` (a listing builds its children's URLs in one
+    /// buffer).
+    func append(_ resource: AccessToken.Resource, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: root.utf8)
+        resource.append(to: &bytes, file: "/files/", container: "/containers/", ecosystem: "/ecosystem")
+    }
 }

@@ -80,6 +80,23 @@ package enum StorageRules {
         return parent
     }
 
+    /// The children of `container` among `listed`, the rows of the one statement that lists a container: the
+    /// container itself and the items whose parent it is (`WHERE id = ? OR parent_id = ?`), so that a listing needs
+    /// no second read to tell an empty container from a missing one or a file.
+    /// - Throws: ``WOPIStorage/StorageError/Code/notFound`` when the container is not among them,
+    ///   ``WOPIStorage/StorageError/Code/notAContainer`` when it is a file.
+    package static func children(of container: ItemID, listed: [StorageItem]) throws -> [StorageItem] {
+        guard let index = listed.firstIndex(where: { $0.id == container }) else {
+            throw StorageError.notFound(container)
+        }
+        guard case .container = listed[index] else {
+            throw StorageError(.notAContainer, "Item \(container) is a file, not a container.")
+        }
+        var children = listed
+        children.remove(at: index)
+        return children
+    }
+
     /// The item a row of the `items` table (joined with its current version, if a file) describes; throws
     /// ``WOPIStorage/StorageError/Code/corrupt`` for a row no storage writes.
     package static func item(

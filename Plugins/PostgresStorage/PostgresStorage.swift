@@ -95,9 +95,10 @@ public final class PostgresStorage: StorageBackend, RelocatingStorage {
     }
 
     public func children(of container: ItemID) async throws -> [StorageItem] {
-        try await transaction("list container \(container)") { sql in
-            _ = try await sql.requireContainer(container)
-            return try await sql.children(of: container)
+        // One statement, no transaction: the container and its children in one round trip.
+        let logger = logger
+        return try await database.withConnection("list container \(container)") { connection in
+            try await PostgresStorageSQL(connection: connection, logger: logger).children(of: container)
         }
     }
 
@@ -163,7 +164,7 @@ public final class PostgresStorage: StorageBackend, RelocatingStorage {
         let now = configuration.timestamp
         try await transaction("delete item \(id)") { sql in
             let current = try await sql.requireItem(id, lock: "UPDATE")
-            let hasChildren = try await !sql.children(of: id).isEmpty
+            let hasChildren = try await sql.hasChildren(id)
             let parent = try StorageRules.parentForDelete(of: current, hasChildren: hasChildren)
             try await sql.execute("DELETE FROM items WHERE id = \(id.rawValue)")
             if case .file(let file) = current { try await Self.discardRetired(sql, file, now: now) }

@@ -65,10 +65,18 @@ struct PostgresStorageSQL {
         return file
     }
 
-    /// The items whose parent is `parent`.
+    /// The items whose parent is `parent`, read with `parent` itself in one statement; throws when `parent` is
+    /// missing or a file.
     func children(of parent: ItemID) async throws -> [StorageItem] {
-        try await items(
-            PostgresQuery(unsafeSQL: "\(Self.selectItems) WHERE i.parent_id = $1", binds: binds(parent.rawValue)))
+        let listed = try await items(
+            PostgresQuery(
+                unsafeSQL: "\(Self.selectItems) WHERE i.id = $1 OR i.parent_id = $1", binds: binds(parent.rawValue)))
+        return try StorageRules.children(of: parent, listed: listed)
+    }
+
+    /// Whether any item's parent is `parent`.
+    func hasChildren(_ parent: ItemID) async throws -> Bool {
+        try await scalar(Bool.self, "SELECT EXISTS (SELECT 1 FROM items WHERE parent_id = \(parent.rawValue))") ?? false
     }
 
     /// The child of `parent` named `name` (already normalised), or `nil`.

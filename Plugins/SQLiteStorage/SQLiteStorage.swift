@@ -85,14 +85,9 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
     }
 
     public func children(of container: ItemID) async throws -> [StorageItem] {
-        // One statement, on the pool (a listing is a scan, not a point read): only a container with no children
-        // reads the item too, to tell an empty container from a missing one or a file.
+        // One statement (the container and its children), on the pool: a listing is a scan, not a point read.
         try await perform("list container \(container)") {
-            try await pool.unsafeRead { db in
-                let children = try SQLiteStorageSQL.children(db, of: container)
-                if children.isEmpty { _ = try SQLiteStorageSQL.requireContainer(db, container) }
-                return children
-            }
+            try await pool.unsafeRead { db in try SQLiteStorageSQL.children(db, of: container) }
         }
     }
 
@@ -160,7 +155,7 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
             try await pool.write { [versions] db in
                 let current = try SQLiteStorageSQL.requireItem(db, id)
                 let parent = try StorageRules.parentForDelete(
-                    of: current, hasChildren: !SQLiteStorageSQL.children(db, of: id).isEmpty)
+                    of: current, hasChildren: SQLiteStorageSQL.hasChildren(db, id))
                 try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [id.rawValue])
                 if case .file(let file) = current { try Self.discardRetired(db, versions.dialect, file, now: now) }
                 try SQLiteStorageSQL.touch(db, parent, at: now)

@@ -20,7 +20,8 @@ enum SQLiteStorageSQL {
         static let versionID = 6, size = 7, sha256 = 8, committedAt = 9
     }
     private static let selectItemByID = "\(selectItems) WHERE i.id = ?"
-    private static let selectChildren = "\(selectItems) WHERE i.parent_id = ?"
+    /// A container and its children: the one statement of a listing (``StorageRules/children(of:listed:)``).
+    private static let selectListing = "\(selectItems) WHERE i.id = ? OR i.parent_id = ?"
 
     /// The first item `statement` selects, decoded from SQLite's row buffer (no copy of the row), or `nil`.
     private static func firstItem(_ statement: Statement, _ arguments: StatementArguments) throws -> StorageItem? {
@@ -58,9 +59,21 @@ enum SQLiteStorageSQL {
         return file
     }
 
-    /// The items whose parent is `parent`.
+    /// The items whose parent is `parent`, read with `parent` itself in one statement; throws when `parent` is
+    /// missing or a file.
     static func children(_ db: Database, of parent: ItemID) throws -> [StorageItem] {
-        try Array(Row.fetchCursor(db.cachedStatement(sql: selectChildren), arguments: [parent.rawValue]).map(decode))
+        let listed = try Array(
+            Row.fetchCursor(
+                db.cachedStatement(sql: selectListing), arguments: [parent.rawValue, parent.rawValue]
+            ).map(decode))
+        return try StorageRules.children(of: parent, listed: listed)
+    }
+
+    /// Whether any item's parent is `parent`.
+    static func hasChildren(_ db: Database, _ parent: ItemID) throws -> Bool {
+        try Bool.fetchOne(
+            db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM items WHERE parent_id = ?)"),
+            arguments: [parent.rawValue]) ?? false
     }
 
     /// The child of `parent` named `name` (already normalised), or `nil`.

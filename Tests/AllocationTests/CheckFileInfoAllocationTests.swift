@@ -21,26 +21,13 @@ import WOPIStorage
     static let measured = 193
 
     @Test func checkFileInfoAllocationsDoNotDouble() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wopikit-alloc-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let database = try SQLiteDatabase(path: directory.appendingPathComponent("wopi.sqlite").path)
-        let storage = try SQLiteStorage(database: database)
-        let users = try SQLiteUserDirectory(database: database)
-        try await users.save(WOPIUser(id: "ana", signInName: "ana@example.com", displayName: "Ana", passwordHash: nil))
-        let root = try await storage.rootContainer(forUser: "ana")
-        let file = try await storage.createFile(
-            named: "Budget.xlsx", in: root.id, content: ByteStream(chunks: [ByteBuffer(string: "1234")]),
+        let fixture = try await SQLiteHostFixture()
+        defer { fixture.remove() }
+        let file = try await fixture.storage.createFile(
+            named: "Budget.xlsx", in: fixture.root.id, content: ByteStream(chunks: [ByteBuffer(string: "1234")]),
             overwrite: false)
-        let signer = AccessTokenSigner(key: SymmetricKey(size: .bits256))
-        let host = WOPIHost(
-            storage: storage, locks: try SQLiteLockStore(database: database), users: users, tokens: signer)
-        let token = signer.mint(
-            AccessToken(userID: "ana", resource: .file(file.id), expiresAt: Date().addingTimeInterval(3600)))
-        let head = HTTPRequest(
-            method: .get, scheme: "http", authority: "127.0.0.1:8080",
-            path: "/wopi/files/\(file.id)?access_token=\(token)"
-        )
+        let host = fixture.host
+        let head = fixture.get("/wopi/files/\(file.id)", for: .file(file.id))
 
         /// Runs `count` CheckFileInfos one after the other; returns how many did not answer 200.
         func run(_ count: Int) async -> Int {

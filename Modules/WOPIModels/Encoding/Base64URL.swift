@@ -21,37 +21,50 @@ package enum Base64URL {
 
     /// Encodes bytes as unpadded base64url (not generic, so callers in other modules run specialised code).
     package static func encode(buffer input: UnsafeBufferPointer<UInt8>) -> String {
-        let length = (input.count * 4 + 2) / 3
-        return String(unsafeUninitializedCapacity: length) { output in
-            var index = 0
-            var written = 0
-            func put(_ chunk: UInt32, shift: UInt32) {
-                output[written] = alphabet[Int(chunk >> shift & 63)]
-                written += 1
-            }
-            while index + 3 <= input.count {
-                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-                put(chunk, shift: 18)
-                put(chunk, shift: 12)
-                put(chunk, shift: 6)
-                put(chunk, shift: 0)
-                index += 3
-            }
-            switch input.count - index {
-            case 1:
-                let chunk = UInt32(input[index]) << 16
-                put(chunk, shift: 18)
-                put(chunk, shift: 12)
-            case 2:
-                let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
-                put(chunk, shift: 18)
-                put(chunk, shift: 12)
-                put(chunk, shift: 6)
-            default:
-                break
-            }
-            return written
+        String(unsafeUninitializedCapacity: encodedCount(input.count)) { write(UnsafeRawBufferPointer(input), to: $0) }
+    }
+
+    /// Appends the unpadded base64url of `input` to `output` (a token made in a buffer that is reused).
+    package static func append(_ input: UnsafeRawBufferPointer, to output: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: encodedCount(input.count)) { encoded in
+            let count = write(input, to: encoded)
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: encoded[..<count]))
         }
+    }
+
+    /// How many characters the base64url of `count` bytes has.
+    private static func encodedCount(_ count: Int) -> Int { (count * 4 + 2) / 3 }
+
+    /// Writes the unpadded base64url of `input` to `output`, which has room for it; returns the count written.
+    private static func write(_ input: UnsafeRawBufferPointer, to output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var index = 0
+        var written = 0
+        func put(_ chunk: UInt32, shift: UInt32) {
+            output[written] = alphabet[Int(chunk >> shift & 63)]
+            written += 1
+        }
+        while index + 3 <= input.count {
+            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+            put(chunk, shift: 18)
+            put(chunk, shift: 12)
+            put(chunk, shift: 6)
+            put(chunk, shift: 0)
+            index += 3
+        }
+        switch input.count - index {
+        case 1:
+            let chunk = UInt32(input[index]) << 16
+            put(chunk, shift: 18)
+            put(chunk, shift: 12)
+        case 2:
+            let chunk = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8
+            put(chunk, shift: 18)
+            put(chunk, shift: 12)
+            put(chunk, shift: 6)
+        default:
+            break
+        }
+        return written
     }
 
     /// Decodes unpadded base64url.

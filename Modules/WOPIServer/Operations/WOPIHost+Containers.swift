@@ -63,49 +63,47 @@ extension WOPIHost {
     }
 
     /// EnumerateChildren (Docs/wopi-protocol.md §7.2): the children the user may see, and "Shared with me" in the
-    /// user's own root while something is shared with them.
+    /// user's own root while something is shared with them. One storage read lists the children with everything the
+    /// answer needs; the answer streams (``ChildrenListing``).
     func enumerateChildren(_ id: ItemID, request: WOPIRequest, context: RequestContext) async throws
-        -> EnumerateChildrenResponse
+        -> WOPIResponse
     {
         let children = try await storage.children(of: id)
         let accesses = try await policy.access(of: context.user, to: children)
-        let visible = zip(children, accesses).filter { $0.1.permission > .none }.map(\.0)
-        var response = childrenResponse(visible, request: request, context: context)
+        var visible: [StorageItem] = []
+        visible.reserveCapacity(children.count)
+        for (child, access) in zip(children, accesses) where access.permission > .none { visible.append(child) }
+        var listing = childrenListing(visible, request: request, context: context)
         if case .container(let container)? = context.item, container.isRoot, container.ownerID == context.user.id,
             try await !policy.sharedItems(with: context.user).isEmpty
         {
-            response.childContainers.append(sharedWithMeEntry(context: context))
+            listing.containers.append(ChildrenListing.Container(name: SharedWithMe.name, id: SharedWithMe.id))
         }
-        return response
+        return try listing.response()
     }
 
     /// The listing of `items` sorted by name, with `X-WOPI-FileExtensionFilterList` matched case-insensitively.
-    func childrenResponse(_ items: [StorageItem], request: WOPIRequest, context: RequestContext)
-        -> EnumerateChildrenResponse
-    {
+    func childrenListing(_ items: [StorageItem], request: WOPIRequest, context: RequestContext) -> ChildrenListing {
         let filter = request.header(WOPIHeader.fileExtensionFilterList).map { list in
             Set(list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() })
         }
-        var containers: [NamedURL] = []
-        var files: [ChildFile] = []
+        var listing = ChildrenListing(
+            containers: [], files: [], nameRules: configuration.fileNameRules, context: context, signer: tokens)
         for child in items.sorted(by: { $0.name < $1.name }) {
             switch child {
             case .container(let container):
-                containers.append(namedURL(container, context: context))
+                listing.containers.append(
+                    ChildrenListing.Container(
+                        name: configuration.fileNameRules.sanitized(container.name), id: container.id))
             case .file(let file):
                 if let filter {
                     guard let ext = FileNameRules.split(file.name).extension, filter.contains("." + ext.lowercased())
                     else { continue }
                 }
-                files.append(
-                    ChildFile(
-                        name: configuration.fileNameRules.sanitized(file.name),
-                        url: context.withToken(context.fileSrc(file.id), for: .file(file.id), signer: tokens),
-                        size: file.size, version: file.version,
-                        lastModifiedTime: WOPIJSON.timestamp(file.lastModified)))
+                listing.files.append(file)
             }
         }
-        return EnumerateChildrenResponse(childContainers: containers, childFiles: files)
+        return listing
     }
 
     /// RenameContainer (Docs/wopi-protocol.md §7.7): exact name; 400 when illegal, 409 when a sibling has it.

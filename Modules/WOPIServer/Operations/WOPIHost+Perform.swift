@@ -72,8 +72,8 @@ extension WOPIHost {
         case .checkContainerInfo(SharedWithMe.id):
             return try .json(SharedWithMe.containerInfo)
         case .enumerateChildren(SharedWithMe.id):
-            return try .json(
-                childrenResponse(try await policy.sharedItems(with: context.user), request: request, context: context))
+            let shared = try await policy.sharedItems(with: context.user)
+            return try childrenListing(shared, request: request, context: context).response()
         case .enumerateContainerAncestors(SharedWithMe.id):
             let root = try await storage.rootContainer(forUser: context.user.id)
             return try .json(AncestorsResponse(ancestorsWithRootFirst: [namedURL(root, context: context)]))
@@ -104,7 +104,7 @@ extension WOPIHost {
         case .getContainerShareURL:
             return try await shareURL(for: .container(try context.container()), request: request, context: context)
         case .enumerateChildren(let id):
-            return try .json(try await enumerateChildren(id, request: request, context: context))
+            return try await enumerateChildren(id, request: request, context: context)
         case .enumerateContainerAncestors(let id):
             return try .json(try await ancestorsResponse(try await storage.ancestors(of: id), context: context))
 

@@ -31,3 +31,20 @@ public struct AccessToken: Sendable, Hashable {
         self.permission = permission
     }
 }
+
+extension AccessToken.Resource {
+    /// Appends the resource to `bytes` as `file`, `container` or `ecosystem` (by its kind) followed by its item's ID:
+    /// the shape of a token's resource claim (`f:ID`) and of a WOPI URL's path (`/files/ID`).
+    func append(to bytes: inout [UInt8], file: StaticString, container: StaticString, ecosystem: StaticString) {
+        switch self {
+        case .file(let id):
+            file.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: id.rawValue.utf8)
+        case .container(let id):
+            container.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            bytes.append(contentsOf: id.rawValue.utf8)
+        case .ecosystem:
+            ecosystem.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        }
+    }
+}
