@@ -160,6 +160,18 @@ struct CheckFileInfoRoundTripTests {
                 }
             }
         }
+        // The other side of the comparison reads one by one: ben's CheckFileInfo of docs/sub/b.txt is the user, the
+        // item, the shares and each container up to the root.
+        let (token, _) = oneByOne.host.mintToken(userID: "ben", resource: .file(files[0]))
+        let before = try await StatementCounts.snapshot(database)
+        let answer = await oneByOne.host.handle(
+            WOPIRequest(
+                head: HTTPRequest(
+                    method: .get, scheme: "http", authority: "wopi.test",
+                    path: "/wopi/files/\(files[0])?access_token=\(token)")))
+        let statements = try await StatementCounts.snapshot(database).since(before)
+        #expect(answer.status == .ok)
+        #expect(Self.reads(statements) == 6, "\(statements)")
     }
 
     @Test("a token whose user is gone is refused (401) in the same one round trip")
