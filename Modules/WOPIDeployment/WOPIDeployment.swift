@@ -111,6 +111,10 @@ public final class WOPIDeployment: Sendable {
         hostConfiguration.coauthoring?.contentStreams = stores.contentStreams
         hostConfiguration.coauthoring?.uploadSessions = stores.uploadSessions
         let decides = policy ?? stores.sharingPolicy
+        // The reader's shares are the stores' own: a policy of the provider's that decides from shares may keep others.
+        if hostConfiguration.authorizationReader == nil, !(policy is any ShareDecidedAccessPolicy) {
+            hostConfiguration.authorizationReader = stores.authorizationReader
+        }
         host = WOPIHost(
             storage: stores.storage, locks: stores.locks, users: stores.users, tokens: AccessTokenSigner(key: tokenKey),
             configuration: hostConfiguration,

@@ -167,24 +167,55 @@ extension WOPIHost {
         guard token.resource == resource else {
             throw WOPIHTTPError.notFound("The access token is for another resource.")
         }
-        guard let user = try await TracedWork.database.traced("database.user", { try await users.user(token.userID) })
-        else {
-            throw WOPIHTTPError.unauthorized("The access token's user no longer exists.")
-        }
+        let user: WOPIUser
         var access = ItemAccess.edit
         var item: StorageItem?
         switch resource {
         case .container(SharedWithMe.id):
+            user = try await tokenUser(token.userID)
             access = ItemAccess.view.limited(to: token.permission)
         case .file(let id), .container(let id):
-            let found = try await TracedWork.storage.traced("storage.item", item: id) { try await storage.item(id) }
-            access = try await policy.access(of: user, to: found).limited(to: token.permission)
+            let found: StorageItem
+            (user, found, access) = try await authorizedItem(id, userID: token.userID)
+            access = access.limited(to: token.permission)
             guard access.permission > .none else { throw WOPIHTTPError.notFound("No item has this ID.") }
             item = found
         case .ecosystem:
-            break
+            user = try await tokenUser(token.userID)
         }
         return RequestContext(token: token, user: user, access: access, item: item, urls: urls(for: request))
+    }
+
+    /// The token's user (401 when it no longer exists).
+    private func tokenUser(_ userID: String) async throws -> WOPIUser {
+        guard let user = try await TracedWork.database.traced("database.user", { try await users.user(userID) }) else {
+            throw Self.userGone
+        }
+        return user
+    }
+
+    private static let userGone = WOPIHTTPError.unauthorized("The access token's user no longer exists.")
+
+    /// The token's user, the item `id` and what the policy lets the user do with it: read in one round trip by the
+    /// configured ``AuthorizationReader``, otherwise from the user directory, the storage and the policy in turn.
+    /// Either way a missing user is 401 before a missing item is 404.
+    private func authorizedItem(_ id: ItemID, userID: String) async throws -> (WOPIUser, StorageItem, ItemAccess) {
+        guard let reader = configuration.authorizationReader else {
+            let user = try await tokenUser(userID)
+            let item = try await TracedWork.storage.traced("storage.item", item: id) { try await storage.item(id) }
+            return (user, item, try await policy.access(of: user, to: item))
+        }
+        let read = try await TracedWork.database.traced("database.authorization", item: id) {
+            try await reader.read(user: userID, item: id)
+        }
+        guard let user = read.user else { throw Self.userGone }
+        guard let item = read.item else { throw StorageError.notFound(id) }
+        if let decided = try await (policy as? any ShareDecidedAccessPolicy)?.access(
+            of: user, to: item, sharesOnPath: read.sharesOnPath)
+        {
+            return (user, item, decided)
+        }
+        return (user, item, try await policy.access(of: user, to: item))
     }
 
     /// Mints a fresh token with the host's default lifetime (for OAuth-authenticated callers and the CLI).

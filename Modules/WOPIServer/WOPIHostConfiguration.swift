@@ -47,6 +47,11 @@ public struct WOPIHostConfiguration: Sendable {
     /// The `FileUrl` CheckFileInfo hands out, from which a WOPI client may download the content instead of calling
     /// GetFile; `nil` (the default) sets no `FileUrl`. `WOPIDeployment` sets it from its token key.
     public var fileURLs: FileURLs? = nil
+    /// Reads the token's user, the item and the user's shares in one database round trip when authorizing a
+    /// request for a file or a container; `nil` (the default) reads them one by one from the host's stores.
+    /// `WOPIDeployment` sets `PostgresAuthorizationReader` on PostgreSQL. Set one only when it reads the host's own
+    /// users, items and shares (``AuthorizationReader``).
+    public var authorizationReader: (any AuthorizationReader)? = nil
     /// The templates new documents can be made from (``WOPIHost/createDocument(fromTemplate:named:in:for:)``), and
     /// the references that put `TemplateSource` in their CheckFileInfo; `nil` (the default) has none.
     public var templates: (any TemplateStore)? = nil

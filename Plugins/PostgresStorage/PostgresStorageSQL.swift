@@ -1,20 +1,34 @@
 import ChunkedVersionStore
 import Foundation
 import Logging
-import NIOCore
+package import NIOCore
 import PostgresNIO
-import WOPIStorage
+package import WOPIStorage
 
 /// The SQL building blocks of ``PostgresStorage``, run on a connection inside its transactions.
-struct PostgresStorageSQL {
+package struct PostgresStorageSQL {
     let connection: PostgresConnection
     let logger: Logger
 
+    /// The columns of an item: `items i` joined with its current version `v`, decoded by ``item(_:)``.
+    package static let itemColumns = """
+        i.id, i.parent_id, i.owner_id, i.kind, i.name, i.modified_at, v.id, v.size, v.sha256, v.committed_at
+        """
+    /// One row of ``itemColumns``.
+    package typealias ItemRow = (String, String?, String, String, String, Double, Int64?, Int64?, ByteBuffer?, Double?)
+
     private static let selectItems = """
-        SELECT i.id, i.parent_id, i.owner_id, i.kind, i.name, i.modified_at,
-               v.id, v.size, v.sha256, v.committed_at
+        SELECT \(itemColumns)
         FROM items i LEFT JOIN file_versions v ON v.id = i.current_version_id
         """
+
+    /// The item of a row of ``itemColumns``.
+    package static func item(_ row: ItemRow) throws -> StorageItem {
+        let (id, parent, owner, kind, name, modifiedAt, versionID, size, sha256, committedAt) = row
+        return try StorageRules.item(
+            id: id, parent: parent, owner: owner, kind: kind, name: name, modifiedAt: modifiedAt, versionID: versionID,
+            size: size, sha256: sha256.map { Data($0.readableBytesView) }, committedAt: committedAt)
+    }
 
     /// Runs a statement whose rows are not needed.
     func execute(_ query: PostgresQuery) async throws {
@@ -127,14 +141,8 @@ struct PostgresStorageSQL {
 
     private func items(_ query: PostgresQuery) async throws -> [StorageItem] {
         var result: [StorageItem] = []
-        let rows = try await connection.query(query, logger: logger).decode(
-            (String, String?, String, String, String, Double, Int64?, Int64?, ByteBuffer?, Double?).self)
-        for try await (id, parent, owner, kind, name, modifiedAt, versionID, size, sha256, committedAt) in rows {
-            result.append(
-                try StorageRules.item(
-                    id: id, parent: parent, owner: owner, kind: kind, name: name, modifiedAt: modifiedAt,
-                    versionID: versionID, size: size, sha256: sha256.map { Data($0.readableBytesView) },
-                    committedAt: committedAt))
+        for try await row in try await connection.query(query, logger: logger).decode(ItemRow.self) {
+            result.append(try Self.item(row))
         }
         return result
     }

@@ -70,7 +70,9 @@ package final class PostgresServer: Sendable {
         child.arguments = asServerUser(
             Self.binaries.appendingPathComponent("postgres").path, "-D", dataDirectory.path, "-p", "\(port)",
             "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=\(directory.path)",
-            "-c", "fsync=off", "-c", "max_connections=400", "-c", "shared_buffers=32MB")
+            "-c", "fsync=off", "-c", "max_connections=400", "-c", "shared_buffers=32MB",
+            // Every statement counted per database, so a test can count a request's round trips (StatementCounts).
+            "-c", "shared_preload_libraries=pg_stat_statements")
         child.standardOutput = log
         child.standardError = log
         try child.run()

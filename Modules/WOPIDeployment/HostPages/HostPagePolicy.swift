@@ -5,7 +5,7 @@ public import WOPIStorage
 /// The policy of a host with pages for Office for the web: `inner` decides who may do what (the owner plus
 /// shares), and CheckFileInfo points Office for the web at the pages (`HostViewUrl`, `HostEditUrl`, `CloseUrl`,
 /// `DownloadUrl`, `FileSharingUrl`, `PostMessageOrigin`) and asks for the PostMessages the host page handles.
-public struct HostPagePolicy: AccessPolicy {
+public struct HostPagePolicy: ShareDecidedAccessPolicy {
     /// The pages' base URL.
     public let base: PublicBaseURL
     /// The policy that decides access.
@@ -23,6 +23,13 @@ public struct HostPagePolicy: AccessPolicy {
 
     public func access(of user: WOPIUser, to items: [StorageItem]) async throws -> [ItemAccess] {
         try await inner.access(of: user, to: items)
+    }
+
+    /// What `inner` decides from the shares on the item's path, when it decides from them (`nil` otherwise).
+    public func access(of user: WOPIUser, to item: StorageItem, sharesOnPath: [ItemID: Permission]) async throws
+        -> ItemAccess?
+    {
+        try await (inner as? any ShareDecidedAccessPolicy)?.access(of: user, to: item, sharesOnPath: sharesOnPath)
     }
 
     public func sharedItems(with user: WOPIUser) async throws -> [StorageItem] {

@@ -14,7 +14,7 @@ public import WOPIStorage
 /// let host = WOPIHost(storage: storage, locks: locks, users: users, tokens: signer,
 ///                     policy: SharingAccessPolicy(storage: storage, shares: shares))
 /// ```
-public struct SharingAccessPolicy: AccessPolicy {
+public struct SharingAccessPolicy: ShareDecidedAccessPolicy {
     /// Where the items live (to walk from an item up to a shared container).
     public let storage: any StorageBackend
     /// Where the shares live.
@@ -47,6 +47,16 @@ public struct SharingAccessPolicy: AccessPolicy {
         return result
     }
 
+    /// What `user` may do with `item` given the shares on its path, read with the item (``AuthorizationRead``): the
+    /// same answer as `access(of:to:)` for one item, which reads the shares and walks the containers itself.
+    public func access(of user: WOPIUser, to item: StorageItem, sharesOnPath: [ItemID: Permission]) async throws
+        -> ItemAccess?
+    {
+        if item.ownerID == user.id { return try await OwnerAccessPolicy().access(of: user, to: item) }
+        return Grants.access(
+            to: item, direct: sharesOnPath[item.id] ?? .none, widest: sharesOnPath.values.max() ?? .none)
+    }
+
     /// The shares of one grantee, and what they give on the containers walked so far.
     private struct Grants {
         var byItem: [ItemID: Permission] = [:]
@@ -64,6 +74,12 @@ public struct SharingAccessPolicy: AccessPolicy {
             if permission < .edit, let parent = item.parentID {
                 permission = max(permission, try await through(parent, storage: storage))
             }
+            return Self.access(to: item, direct: direct, widest: permission)
+        }
+
+        /// What a grantee may do with `item` when its own shares give it `direct` and the widest share on it or a
+        /// container above it gives `widest`.
+        static func access(to item: StorageItem, direct: Permission, widest permission: Permission) -> ItemAccess {
             guard permission > .none else { return .none }
             // The shared item itself keeps its name and place; what lies below a shared container is the grantee's
             // to change as the permission allows.

@@ -1,0 +1,47 @@
+public import WOPIStorage
+
+/// Reads, in one database round trip, what ``WOPIHost`` needs to authorize a request for an item: the token's user,
+/// the item, and the permissions that user's shares give on the item and on each container above it.
+///
+/// The host reads them one by one without it: the user from its ``UserDirectory``, the item from its
+/// `StorageBackend`, then whatever its ``AccessPolicy`` reads. When the stores share one database across the
+/// network (PostgreSQL), each read is a round trip; a reader answers all three in one statement. Set one in
+/// ``WOPIHostConfiguration/authorizationReader`` only when it reads the host's own users, items and shares: the
+/// host trusts its answer as it would trust the reads it replaces. `WOPIDeployment` sets
+/// `PostgresAuthorizationReader` for a deployment on PostgreSQL with the default policy.
+///
+/// The shares serve a policy that decides from them (``ShareDecidedAccessPolicy``, such as
+/// ``SharingAccessPolicy``); any other policy is asked ``AccessPolicy/access(of:to:)`` as usual.
+public protocol AuthorizationReader: Sendable {
+    /// The user `userID`, the item `item`, and what the user's shares give on the item and above it, read together.
+    func read(user userID: String, item: ItemID) async throws -> AuthorizationRead
+}
+
+/// What an ``AuthorizationReader`` read for one request.
+public struct AuthorizationRead: Sendable {
+    /// The token's user, `nil` when there is no such user (the host answers 401).
+    public var user: WOPIUser?
+    /// The item, `nil` when there is no such item (the host answers 404).
+    public var item: StorageItem?
+    /// The widest permission the user's shares give on the item and on each container above it, by item: only
+    /// items that have a share with the user appear. Empty when the user owns the item (shares do not matter then)
+    /// or has no share on its path.
+    public var sharesOnPath: [ItemID: Permission]
+
+    /// What a reader read.
+    public init(user: WOPIUser?, item: StorageItem?, sharesOnPath: [ItemID: Permission]) {
+        self.user = user
+        self.item = item
+        self.sharesOnPath = sharesOnPath
+    }
+}
+
+/// An ``AccessPolicy`` that can decide from the shares an ``AuthorizationReader`` read with the item, so the host
+/// needs no read of its own to authorize a request.
+public protocol ShareDecidedAccessPolicy: AccessPolicy {
+    /// What `user` may do with `item`, given the widest permission the user's shares give on the item and on each
+    /// container above it (``AuthorizationRead/sharesOnPath``); `nil` when this policy needs more than that (the
+    /// host then asks ``AccessPolicy/access(of:to:)``).
+    func access(of user: WOPIUser, to item: StorageItem, sharesOnPath: [ItemID: Permission]) async throws
+        -> ItemAccess?
+}
