@@ -11,7 +11,7 @@ public import WOPIStorage
 /// `PostgresAuthorizationReader` for a deployment on PostgreSQL with the default policy.
 ///
 /// The shares serve a policy that decides from them (``ShareDecidedAccessPolicy``, such as
-/// ``SharingAccessPolicy``); any other policy is asked ``AccessPolicy/access(of:to:)`` as usual.
+/// ``SharingAccessPolicy``); any other policy is asked `access(of:to:)` for the one item, as usual.
 public protocol AuthorizationReader: Sendable {
     /// The user `userID`, the item `item`, and what the user's shares give on the item and above it, read together.
     func read(user userID: String, item: ItemID) async throws -> AuthorizationRead
@@ -41,7 +41,7 @@ public struct AuthorizationRead: Sendable {
 public protocol ShareDecidedAccessPolicy: AccessPolicy {
     /// What `user` may do with `item`, given the widest permission the user's shares give on the item and on each
     /// container above it (``AuthorizationRead/sharesOnPath``); `nil` when this policy needs more than that (the
-    /// host then asks ``AccessPolicy/access(of:to:)``).
+    /// host then asks `access(of:to:)` for the one item).
     func access(of user: WOPIUser, to item: StorageItem, sharesOnPath: [ItemID: Permission]) async throws
         -> ItemAccess?
 }
