@@ -100,15 +100,17 @@ package final class ChunkFiles: Sendable {
     /// a file already gone is fine, and nothing is removed while a backup runs.
     package func removeFiles(of rows: [SQLRow]) {
         let moved = unlessBackingUp {
-            guard mkdir(trash, 0o700) == 0 || errno == EEXIST else { return 0 }
+            let hasTrash = mkdir(trash, 0o700) == 0 || errno == EEXIST
             var moved = 0
             for row in rows where row.count == 3 && row[2].integer == 1 {
                 guard let versionID = row[0].integer, let chunkIndex = row[1].integer else { continue }
                 let path = path(of: PieceKey(versionID: versionID, chunkIndex: chunkIndex))
                 // Version IDs never repeat, so neither does a name in the trash.
-                if rename(path, "\(trash)/\(versionID)-\(chunkIndex)") == 0 {
+                if hasTrash && rename(path, "\(trash)/\(versionID)-\(chunkIndex)") == 0 {
                     moved += 1
-                } else if errno != ENOENT {
+                } else {
+                    // No trash or no rename (a full disk may refuse the folder or its entry): unlink here, which
+                    // frees the space at once; a file already gone is fine.
                     _ = unlink(path)
                 }
             }
