@@ -8,8 +8,8 @@ struct UnlockCommand: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
     @Argument(help: "The file.") var path: String
-    @Option(name: .long, parsing: .unconditional, help: "The lock ID; default: the one `wopi lock` took.") var lockID:
-        String?
+    @Option(name: .long, parsing: .unconditional, help: "The lock ID; default: the one `wopi lock` took.")
+    var lockID: String?
 
     func run() async throws {
         try await Connection.with(options) { connection in
