@@ -35,17 +35,25 @@ extension ValidatorTarget {
             storage: storage, locks: try SQLiteLockStore(database: database, now: clock.dateSource), users: users,
             tokens: AccessTokenSigner(key: SymmetricKey(size: .bits256)), configuration: configuration, logger: logger,
             now: clock.dateSource)
-        let (file, token, expiresAt) = try await seedTestFile(on: host, clock: clock)
+        let seeded = try await seedTestFile(on: host, clock: clock)
         let router = Router()
         WOPIRoutes.add(to: router, host: host)
         return try await LoopbackServer.run(router, logger: logger) { baseURL in
-            var target = ValidatorTarget(
-                wopiSrc: "\(baseURL)/wopi/files/\(file)", accessToken: token,
-                accessTokenTTL: EpochMilliseconds.from(expiresAt))
-            target.coauthoring = true
-            target.advanceClock = { seconds in clock.advance(by: .milliseconds(Int64(seconds * 1000))) }
-            return try await body(target)
+            try await body(coauthoring(seeded, at: baseURL, clock: clock))
         }
+    }
+
+    /// The target of the co-authoring groups: the file `seeded` (``seedTestFile(on:clock:)``) served at `baseURL`,
+    /// whose `Delay`s advance `clock`.
+    static func coauthoring(
+        _ seeded: (file: ItemID, token: String, expiresAt: Date), at baseURL: String, clock: TestClock
+    ) -> ValidatorTarget {
+        var target = ValidatorTarget(
+            wopiSrc: "\(baseURL)/wopi/files/\(seeded.file)", accessToken: seeded.token,
+            accessTokenTTL: EpochMilliseconds.from(seeded.expiresAt))
+        target.coauthoring = true
+        target.advanceClock = { seconds in clock.advance(by: .milliseconds(Int64(seconds * 1000))) }
+        return target
     }
 
     /// `WopiValidator/test.wopitest` of user `demo` in `host`'s storage, with a token for it that lasts 10 hours

@@ -50,7 +50,7 @@ extension ValidatorTarget {
                         users: users, tokens: AccessTokenSigner(key: key), configuration: hostConfiguration,
                         logger: logger, now: clock.dateSource))
             }
-            let (file, token, expiresAt) = try await seedTestFile(on: hosts[0], clock: clock)
+            let seeded = try await seedTestFile(on: hosts[0], clock: clock)
             let responders = hosts.map { host in
                 let router = Router()
                 WOPIRoutes.add(to: router, host: host)
@@ -58,12 +58,7 @@ extension ValidatorTarget {
             }
             let balancer = TakingTurns(responders)
             let result = try await LoopbackServer.run(balancer, logger: logger) { baseURL in
-                var target = ValidatorTarget(
-                    wopiSrc: "\(baseURL)/wopi/files/\(file)", accessToken: token,
-                    accessTokenTTL: EpochMilliseconds.from(expiresAt))
-                target.coauthoring = true
-                target.advanceClock = { seconds in clock.advance(by: .milliseconds(Int64(seconds * 1000))) }
-                return try await body(target)
+                try await body(coauthoring(seeded, at: baseURL, clock: clock))
             }
             // Every case sends several requests, so each host answered about half of them.
             #expect(balancer.requestsAnswered > 2 * 92, "requests through the two hosts: \(balancer.requestsAnswered)")
