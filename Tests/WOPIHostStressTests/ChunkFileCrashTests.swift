@@ -23,7 +23,7 @@ import WOPITestSupport
         let client = WOPIClient()
         let registry = VersionRegistry()
         var host = try HostProcess(dataDirectory: directory.url)
-        do {
+        try await client.use(killingOnFailure: { host }) {
             var base = try await host.waitUntilListening()
             let file = try await WOPIFile.importFiles(sizes: [1 << 20], into: directory.url, registry: registry)[0]
             let locked = try await client.lockOperation(WOPIOverride.lock, file, lock: Self.lock, at: base)
@@ -88,12 +88,7 @@ import WOPITestSupport
             #expect(try TemporaryChunkFolder.files(of: database) == before)
             #expect(try await database.integrityCheck() == ["ok"])
             try database.close()
-        } catch {
-            await host.stop(signal: SIGKILL)
-            try await client.shutdown()
-            throw error
         }
-        try await client.shutdown()
     }
 
     /// A body of `bytes` that sends the first `count` of them, then waits until `released` finishes and fails.

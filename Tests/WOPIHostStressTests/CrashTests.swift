@@ -35,7 +35,7 @@ import WOPITestSupport
         let client = WOPIClient()
         let registry = VersionRegistry()
         var host = try HostProcess(dataDirectory: directory.url)
-        do {
+        try await client.use(killingOnFailure: { host }) {
             var base = try await host.waitUntilListening()
             let sizes = (0..<Self.fileCount).map { _ in Int.random(in: (16 * 1024)...(512 * 1024), using: &random) }
             let files = try await WOPIFile.importFiles(sizes: sizes, into: directory.url, registry: registry)
@@ -99,12 +99,7 @@ import WOPITestSupport
             let database = try SQLiteDatabase(path: directory.url.appendingPathComponent("wopi.sqlite").path)
             #expect(try await database.integrityCheck() == ["ok"])
             try database.close()
-        } catch {
-            await host.stop(signal: SIGKILL)
-            try await client.shutdown()
-            throw error
         }
-        try await client.shutdown()
     }
 
     /// What the PutFiles of one round did before and after the kill.

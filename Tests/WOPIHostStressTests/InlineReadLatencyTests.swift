@@ -46,7 +46,7 @@ import WOPITestSupport
             ["wopi.sqlite", "wopi.sqlite-wal", "wopi.sqlite-shm"].map { directory.url.appendingPathComponent($0) })
 
         let host = try HostProcess(dataDirectory: directory.url)
-        do {
+        try await client.use(killingOnFailure: { host }) {
             let base = try await host.waitUntilListening()
             let uploading = UploadFlag()
             let upload = Task {
@@ -74,12 +74,7 @@ import WOPITestSupport
                     + "p99 \(p99), max \(sorted.last ?? .zero)")
             #expect(p99 <= Self.bound, "CheckFileInfo's p99 was \(p99) beside the upload")
             #expect(await host.stop(signal: SIGTERM) == 0)
-        } catch {
-            await host.stop(signal: SIGKILL)
-            try await client.shutdown()
-            throw error
         }
-        try await client.shutdown()
     }
 }
 

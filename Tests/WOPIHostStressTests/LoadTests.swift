@@ -21,7 +21,7 @@ import WOPITestSupport
         let registry = VersionRegistry()
         let tally = LoadTally()
         let host = try HostProcess(dataDirectory: directory.url)
-        do {
+        try await client.use(killingOnFailure: { host }) {
             let base = try await host.waitUntilListening()
             let sizes = (0..<Self.fileCount).map { 100_000 + $0 * 50_000 }
             let files = try await WOPIFile.importFiles(sizes: sizes, into: directory.url, registry: registry)
@@ -49,11 +49,6 @@ import WOPITestSupport
             let database = try SQLiteDatabase(path: directory.url.appendingPathComponent("wopi.sqlite").path)
             #expect(try await database.integrityCheck() == ["ok"])
             try database.close()
-        } catch {
-            await host.stop(signal: SIGKILL)
-            try await client.shutdown()
-            throw error
         }
-        try await client.shutdown()
     }
 }

@@ -34,6 +34,19 @@ final class WOPIClient: Sendable {
 
     func shutdown() async throws { try await http.shutdown() }
 
+    /// Runs `body`, then shuts this client down. When `body` throws, the host `running` names (the one serving at
+    /// that moment) is killed with SIGKILL first, so a failed test leaves no `serve` process behind.
+    func use(killingOnFailure running: () -> HostProcess, _ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch {
+            await running().stop(signal: SIGKILL)
+            try await shutdown()
+            throw error
+        }
+        try await shutdown()
+    }
+
     func checkFileInfo(_ file: WOPIFile, at base: String) async throws -> (Reply, CheckFileInfo?) {
         let reply = try await send(HTTPClientRequest(url: file.url(base)))
         let info =
