@@ -9,24 +9,12 @@ extension RealMountTests {
         @Test(
             "an edit of one entry of a 6 MiB zip through the mount sends a small fraction; a read fetches only changes")
         func editOfOneEntryThroughTheMount() async throws {
-            let proxy = try await CountingProxy.start()
-            let stack = try await RemoteMountTests.Stack.start(incremental: true, proxy: proxy)
-            do {
-                try await Self.editAndRead(stack, proxy)
-            } catch {
-                await stack.stop()
-                await proxy.stop()
-                throw error
-            }
-            await stack.stop()
-            await proxy.stop()
+            try await Self.withIncrementalMount { stack, proxy in try await Self.editAndRead(stack, proxy) }
         }
 
         @Test("an editor's save by rename costs one upload of the new file, not three whole transfers")
         func saveByRenameGoesThroughALocalCopy() async throws {
-            let proxy = try await CountingProxy.start()
-            let stack = try await RemoteMountTests.Stack.start(incremental: true, proxy: proxy)
-            do {
+            try await Self.withIncrementalMount { stack, proxy in
                 let original = stack.directory.appending("original.pptx")
                 let edited = stack.directory.appending("edited.pptx")
                 try TestZip.write(original.path, text: "<p>first</p>", media: 6)
@@ -50,6 +38,18 @@ extension RealMountTests {
                 let fetched = stack.directory.appending("fetched.pptx")
                 #expect(try await stack.wopi("get", "Deck.pptx", fetched.path).status == 0)
                 #expect(try Data(contentsOf: fetched) == Data(contentsOf: edited))
+            }
+        }
+
+        /// Runs `body` with a mount of a `serve --coauthoring` host that incremental transfer is on for, every
+        /// client reaching the host through a new counting proxy; stops both afterwards, failed or not.
+        static func withIncrementalMount(
+            _ body: (RemoteMountTests.Stack, CountingProxy) async throws -> Void
+        ) async throws {
+            let proxy = try await CountingProxy.start()
+            let stack = try await RemoteMountTests.Stack.start(incremental: true, proxy: proxy)
+            do {
+                try await body(stack, proxy)
             } catch {
                 await stack.stop()
                 await proxy.stop()
