@@ -463,6 +463,18 @@ def versions():
     return f"{swift}; {nginx}; {wrk_version}; PostgreSQL {postgres}; WOPIKit {commit}"
 
 
+def build_kind(bin_dir):
+    """The configuration the executables in `bin_dir` were built in: "release" or "debug"."""
+    return "release" if "/release" in os.path.realpath(bin_dir) else "debug"
+
+
+def stop_all(servers, workdir):
+    """Stops `servers` and removes the run's `workdir`."""
+    for server in servers:
+        server.stop()
+    shutil.rmtree(workdir, ignore_errors=True)
+
+
 def load_average():
     with open("/proc/loadavg") as f:
         return f.read().split()[0]
@@ -529,11 +541,9 @@ def main():
             nginx.wait_listening()
             figures = instrumentation(bin_dir, workdir, nginx.url, seconds, options.host_binary)
         finally:
-            for server in servers:
-                server.stop()
-            shutil.rmtree(workdir, ignore_errors=True)
+            stop_all(servers, workdir)
         loads.append(load_average())
-        build = "release" if "/release" in os.path.realpath(bin_dir) else "debug"
+        build = build_kind(bin_dir)
         text = "\n".join([
             f"### {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {build} build, instrumentation only",
             "", f"Machine: {machine()}. Versions: {versions()}. Load average (1 min) at the start and the end: "
@@ -616,9 +626,7 @@ def main():
             office = office_documents(bin_dir, workdir, office_mib)
         loads.append(load_average())
     finally:
-        for server in servers:
-            server.stop()
-        shutil.rmtree(workdir, ignore_errors=True)
+        stop_all(servers, workdir)
     report(options, scenarios, results, get_size, get_rows, sizes, transfers, transfer_problem, dd_rates, seconds,
            bin_dir, loads, instrumented, office)
 
@@ -687,11 +695,9 @@ def incremental_only(options, bin_dir, workdir, loads):
             os.path.join(bin_dir, "wopikit-bench"), options.host_binary or os.path.join(bin_dir, "wopi-host"),
             cluster, 1 if options.smoke else INCREMENTAL_MIB, workdir)
     finally:
-        for server in servers:
-            server.stop()
-        shutil.rmtree(workdir, ignore_errors=True)
+        stop_all(servers, workdir)
     loads.append(load_average())
-    build = "release" if "/release" in os.path.realpath(bin_dir) else "debug"
+    build = build_kind(bin_dir)
     print(f"\n{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {build} build. Machine: {machine()}. "
           f"Load average (1 min) at the start and the end: {', '.join(loads)}.\n\n" + incremental_report(rows))
 
@@ -724,7 +730,7 @@ def report(options, scenarios, results, get_size, get_rows, sizes, transfers, tr
                     f"{t['getMiBps'] / reference['getMiBps']:.2f}×", f"{t['putMiBps']:.0f}",
                     f"{t['putMiBps'] / dd_rates[size]:.2f}×", f"{t['putPeakRSS'] / 1048576:.0f}",
                     f"{t['getPeakRSS'] / 1048576:.0f}"])
-    build = "release" if "/release" in os.path.realpath(bin_dir) else "debug"
+    build = build_kind(bin_dir)
     mode = f"smoke run ({build} build; figures not meaningful)" if options.smoke else f"{build} build"
     report = "\n".join([
         f"### {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {mode}",
@@ -974,7 +980,7 @@ def office_only(bin_dir, size_mib):
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     loads.append(load_average())
-    build = "release" if "/release" in os.path.realpath(bin_dir) else "debug"
+    build = build_kind(bin_dir)
     print("\n" + "\n".join([
         f"### {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {build} build, Office documents only",
         "", f"Machine: {machine()}. Versions: {versions()}. Load average (1 min) at the start and the end: "
