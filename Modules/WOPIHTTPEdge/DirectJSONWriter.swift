@@ -5,9 +5,10 @@ package import NIOCore
 /// straight from a value's `encode(to:)`, without `JSONEncoder`'s intermediate tree: what every CheckFileInfo
 /// answer and every listing is made of.
 ///
-/// It writes strings, booleans, integers, `nil`, and objects and arrays of them, which is every WOPI body. A value
-/// holding anything else (a floating-point number, a `Date`, `Data`, a `URL` or a `Decimal`, which `JSONEncoder`
-/// formats by its own rules) makes ``buffer(of:)`` throw ``Unsupported``, and
+/// It writes strings, booleans, integers, `Double`s, `nil`, and objects and arrays of them, which is every WOPI
+/// body, and, when asked, dates as `JSONEncoder`'s `.secondsSince1970` writes them (the audit log's lines). A value
+/// holding anything else (a `Float`, a `Date` otherwise, `Data`, a `URL` or a `Decimal`, which `JSONEncoder` formats
+/// by its own rules) makes ``buffer(of:)`` throw ``Unsupported``, and
 /// ``WOPIResponse/json(_:status:headers:)`` falls back to `JSONEncoder`. `DirectJSONWriterTests` proves the bytes
 /// equal `JSONEncoder`'s for every CheckFileInfo property, alone, together and in random combinations.
 ///
@@ -28,10 +29,12 @@ package final class DirectJSONWriter: Encoder {
         return output
     }
 
-    /// The JSON of `value`.
-    package static func bytes<Value: Encodable>(of value: Value) throws -> [UInt8] {
+    /// The JSON of `value`; with `datesSince1970`, a `Date` is its seconds since 1970, as `JSONEncoder` with the
+    /// `.secondsSince1970` strategy writes it.
+    package static func bytes<Value: Encodable>(of value: Value, datesSince1970: Bool = false) throws -> [UInt8] {
         if hasItsOwnFormat(Value.self) { throw Unsupported() }
         let writer = DirectJSONWriter.topLevel()
+        writer.datesSince1970 = datesSince1970
         try value.encode(to: writer)
         var output: [UInt8] = []
         try writer.finish({ output.reserveCapacity($0) }) { output.append(contentsOf: $0) }
@@ -76,6 +79,8 @@ package final class DirectJSONWriter: Encoder {
     fileprivate var abandoned = false
     /// The writer of nested values, kept for the next one.
     private var child: DirectJSONWriter?
+    /// Whether a `Date` is written as its seconds since 1970 (else it is left to `JSONEncoder`).
+    private var datesSince1970 = false
 
     private init() {}
 
@@ -247,14 +252,31 @@ package final class DirectJSONWriter: Encoder {
         }
     }
 
+    /// Writes `value` as `JSONEncoder` does: its shortest decimal form that reads back the same (`description`), a
+    /// whole number without the `.0`. JSONEncoder refuses NaN and the infinities; so does this writer.
+    fileprivate func write(_ value: Double) {
+        guard value.isFinite else {
+            abandoned = true
+            return
+        }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        scratch.append(contentsOf: text.utf8)
+    }
+
     fileprivate func writeUnsupported() { abandoned = true }
 
     fileprivate func write<Value: Encodable>(_ value: Value) throws {
+        if datesSince1970, let date = value as? Date {
+            write(date.timeIntervalSince1970)
+            return
+        }
         if Self.hasItsOwnFormat(Value.self) {
             abandoned = true
             return
         }
         let child = self.child ?? DirectJSONWriter()
+        child.datesSince1970 = datesSince1970
         self.child = nil
         defer {
             child.reset()
@@ -321,7 +343,7 @@ private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encodeNil(forKey key: Key) throws { member(key) { writer.writeNil() } }
     mutating func encode(_ value: Bool, forKey key: Key) throws { member(key) { writer.write(value) } }
     mutating func encode(_ value: String, forKey key: Key) throws { member(key) { writer.write(value) } }
-    mutating func encode(_ value: Double, forKey key: Key) throws { writer.writeUnsupported() }
+    mutating func encode(_ value: Double, forKey key: Key) throws { member(key) { writer.write(value) } }
     mutating func encode(_ value: Float, forKey key: Key) throws { writer.writeUnsupported() }
     mutating func encode(_ value: Int, forKey key: Key) throws { member(key) { writer.writeInteger(value) } }
     mutating func encode(_ value: Int8, forKey key: Key) throws { member(key) { writer.writeInteger(value) } }
@@ -370,7 +392,7 @@ private struct ArrayContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { element { writer.writeNil() } }
     mutating func encode(_ value: Bool) throws { element { writer.write(value) } }
     mutating func encode(_ value: String) throws { element { writer.write(value) } }
-    mutating func encode(_ value: Double) throws { writer.writeUnsupported() }
+    mutating func encode(_ value: Double) throws { element { writer.write(value) } }
     mutating func encode(_ value: Float) throws { writer.writeUnsupported() }
     mutating func encode(_ value: Int) throws { element { writer.writeInteger(value) } }
     mutating func encode(_ value: Int8) throws { element { writer.writeInteger(value) } }
@@ -407,7 +429,7 @@ private struct ScalarContainer: SingleValueEncodingContainer {
     mutating func encodeNil() throws { writer.writeNil() }
     mutating func encode(_ value: Bool) throws { writer.write(value) }
     mutating func encode(_ value: String) throws { writer.write(value) }
-    mutating func encode(_ value: Double) throws { writer.writeUnsupported() }
+    mutating func encode(_ value: Double) throws { writer.write(value) }
     mutating func encode(_ value: Float) throws { writer.writeUnsupported() }
     mutating func encode(_ value: Int) throws { writer.writeInteger(value) }
     mutating func encode(_ value: Int8) throws { writer.writeInteger(value) }

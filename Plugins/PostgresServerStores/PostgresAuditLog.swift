@@ -7,7 +7,7 @@ public import WOPIServer
 
 /// An ``WOPIServer/AuditLog`` in a ``PostgresStorage/PostgresPool``, shared by every host of a deployment: one row
 /// per event in the `audit_events` table of ``schema`` (the event as JSON beside the columns a query filters on),
-/// in the order recorded (an identity column).
+/// in the order recorded (an identity column). Events recorded at the same time are inserted by one statement.
 public final class PostgresAuditLog: AuditLog {
     /// The table of the audit log.
     public static let schema: PostgresSchema = .init(StoreTables.audit)
@@ -15,7 +15,12 @@ public final class PostgresAuditLog: AuditLog {
     /// The database the events live in.
     public let database: PostgresPool
 
-    private init(database: PostgresPool) { self.database = database }
+    private let batches: AuditGroupCommit
+
+    private init(database: PostgresPool) {
+        self.database = database
+        batches = AuditGroupCommit { events in try await Self.insert(events, into: database) }
+    }
 
     /// Opens the log in `database`, installing its table.
     public static func open(database: PostgresPool) async throws -> PostgresAuditLog {
@@ -24,13 +29,25 @@ public final class PostgresAuditLog: AuditLog {
     }
 
     public func record(_ event: AuditEvent) async throws {
-        let json = try JSONRecordCodec.encode(event)
-        try await database.execute(
-            "record the audit event \(event.action)",
-            """
-            INSERT INTO audit_events (at, user_id, item_id, json)
-            VALUES (\(event.date.timeIntervalSince1970), \(event.userID), \(event.itemID), \(json))
-            """)
+        try await batches.record(event)
+    }
+
+    /// Inserts `events` in their order, one row each, in one statement.
+    private static func insert(_ events: [AuditEvent], into database: PostgresPool) async throws {
+        var bindings = PostgresBindings(capacity: events.count * 4)
+        var rows: [String] = []
+        for (index, event) in events.enumerated() {
+            bindings.append(event.date.timeIntervalSince1970)
+            bindings.append(event.userID)
+            bindings.append(event.itemID)
+            bindings.append(try JSONRecordCodec.encode(event))
+            let first = index * 4 + 1
+            rows.append("($\(first), $\(first + 1), $\(first + 2), $\(first + 3))")
+        }
+        let sql = "INSERT INTO audit_events (at, user_id, item_id, json) VALUES " + rows.joined(separator: ", ")
+        let action =
+            events.count == 1 ? "record the audit event \(events[0].action)" : "record \(events.count) audit events"
+        try await database.execute(action, PostgresQuery(unsafeSQL: sql, binds: bindings))
     }
 
     public func events(matching query: AuditQuery) async throws -> [AuditEvent] {

@@ -8,28 +8,37 @@ public import WOPIServer
 /// An ``WOPIServer/AuditLog`` in a ``SQLiteStorage/SQLiteDatabase``: one row per event in the `audit_events` table
 /// of ``schema`` (the event as JSON beside the columns a query filters on), in the order recorded.
 ///
-/// Each event is a write transaction on the database every save also writes to: a host that opens files often may
-/// prefer ``WOPIServer/FileAuditLog``, which appends to a file (`DeploymentStores.sqlite` does).
+/// Events recorded at the same time share one write transaction, on the database every save also writes to: a host
+/// that opens files often may prefer ``WOPIServer/FileAuditLog``, which appends to a file (`DeploymentStores.sqlite`
+/// does).
 public final class SQLiteAuditLog: AuditLog {
     /// The table of the audit log.
     public static let schema: SQLiteSchema = .init(StoreTables.audit)
 
     /// The database the events live in.
     public let database: SQLiteDatabase
+    private let batches: AuditGroupCommit
 
     /// Opens the log in `database`, installing or upgrading its table.
     public init(database: SQLiteDatabase) throws {
         self.database = database
         try database.install(Self.schema)
+        batches = AuditGroupCommit { events in
+            let rows = try events.map { ($0, try JSONRecordCodec.encode($0)) }
+            let action =
+                events.count == 1 ? "record the audit event \(events[0].action)" : "record \(events.count) audit events"
+            try await database.write(action) { db in
+                for (event, json) in rows {
+                    try db.execute(
+                        sql: "INSERT INTO audit_events (at, user_id, item_id, json) VALUES (?, ?, ?, ?)",
+                        arguments: [event.date.timeIntervalSince1970, event.userID, event.itemID, json])
+                }
+            }
+        }
     }
 
     public func record(_ event: AuditEvent) async throws {
-        let json = try JSONRecordCodec.encode(event)
-        try await database.write("record the audit event \(event.action)") { db in
-            try db.execute(
-                sql: "INSERT INTO audit_events (at, user_id, item_id, json) VALUES (?, ?, ?, ?)",
-                arguments: [event.date.timeIntervalSince1970, event.userID, event.itemID, json])
-        }
+        try await batches.record(event)
     }
 
     public func events(matching query: AuditQuery) async throws -> [AuditEvent] {

@@ -96,7 +96,9 @@ import WOPITestSupport
     }
 
     @Test func whatItLeavesToJSONEncoderThrows() {
-        #expect(throws: DirectJSONWriter.Unsupported.self) { try DirectJSONWriter.bytes(of: ["t": 1.5]) }
+        #expect(throws: DirectJSONWriter.Unsupported.self) { try DirectJSONWriter.bytes(of: ["t": Float(1.5)]) }
+        #expect(throws: DirectJSONWriter.Unsupported.self) { try DirectJSONWriter.bytes(of: ["t": Double.nan]) }
+        #expect(throws: DirectJSONWriter.Unsupported.self) { try DirectJSONWriter.bytes(of: [-Double.infinity]) }
         #expect(throws: DirectJSONWriter.Unsupported.self) { try DirectJSONWriter.bytes(of: [Date()]) }
         #expect(throws: DirectJSONWriter.Unsupported.self) { try DirectJSONWriter.bytes(of: Date()) }
         #expect(throws: DirectJSONWriter.Unsupported.self) {
@@ -105,6 +107,32 @@ import WOPITestSupport
         #expect(throws: DirectJSONWriter.Unsupported.self) {
             try DirectJSONWriter.bytes(of: ["u": URL(string: "https://host/x")!])
         }
+    }
+
+    @Test func doublesAreWrittenAsJSONEncoderWritesThem() throws {
+        var generator = SeededGenerator(seed: 7)
+        var values: [Double] = [
+            0, -0.0, 1, -1, 0.1, 1e-7, 1e15 + 0.5, 1e16, 1e20, 1e21, .ulpOfOne, .leastNonzeroMagnitude,
+        ]
+        values += [.greatestFiniteMagnitude, 1_790_000_000.25]
+        for _ in 0..<2_000 {
+            values.append(Double.random(in: -4e9...4e9, using: &generator))
+            let bits = Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator))
+            if bits.isFinite { values.append(bits) }
+        }
+        try Self.expectSameBytes(values)
+        try Self.expectSameBytes(["a": 2.5, "b": -3.0])
+    }
+
+    @Test func datesAsSecondsSince1970AreWrittenAsJSONEncoderWritesThem() throws {
+        let encoder = WOPIJSON.encoder
+        encoder.dateEncodingStrategy = .secondsSince1970
+        var generator = SeededGenerator(seed: 70)
+        for _ in 0..<500 {
+            let dates = ["at": Date(timeIntervalSince1970: Double.random(in: -1e9...4e9, using: &generator))]
+            #expect(try DirectJSONWriter.bytes(of: dates, datesSince1970: true) == Array(try encoder.encode(dates)))
+        }
+        #expect(throws: DirectJSONWriter.Unsupported.self) { try DirectJSONWriter.bytes(of: ["at": Date()]) }
     }
 
     @Test func aListingOfManyChildren() throws {

@@ -1,39 +1,62 @@
 public import Foundation
 public import NIOPosix
+import WOPIHTTPEdge
 import WOPIStorage
 
-/// An ``AuditLog`` in a JSON-lines file: one event per line, appended with `O_APPEND` (one `write` per event, so
-/// processes sharing the file never interleave their lines), mode 0600. Read with `jq`, `grep`, or
-/// `wopi-host audit`. The file grows without bound: rotate it with logrotate (`copytruncate`).
+/// An ``AuditLog`` in a JSON-lines file: one event per line, appended with `O_APPEND`, mode 0600. Read with `jq`,
+/// `grep`, or `wopi-host audit`. The file grows without bound: rotate it with logrotate (`copytruncate`).
+///
+/// Events recorded at the same time go out together, in one `write` of whole lines, so processes sharing the file
+/// never interleave their lines; ``record(_:)`` returns once its line is written.
 public struct FileAuditLog: AuditLog {
     /// The file.
     public let url: URL
     private let pool: NIOThreadPool
+    private let batches: AuditGroupCommit
 
     /// A log appending to `url` (created on the first event).
     public init(url: URL, threadPool: NIOThreadPool = .singleton) {
         self.url = url
         self.pool = threadPool
+        let path = url.path
+        batches = AuditGroupCommit { events in
+            let lines = try Self.lines(events)
+            try await threadPool.runBlocking("append to the audit log \(path)") {
+                let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+                guard fd >= 0 else { throw POSIXFailure(errno: errno, "open \(path)") }
+                defer { close(fd) }
+                let written = lines.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+                guard written == lines.count else {
+                    throw POSIXFailure(errno: written < 0 ? errno : EIO, "write \(path)")
+                }
+            }
+        }
     }
 
     /// The JSON of one line: sorted keys, the date in seconds since 1970.
-    static func encoder() -> JSONEncoder {
+    package static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .secondsSince1970
         return encoder
     }
 
-    public func record(_ event: AuditEvent) async throws {
-        let line = try Self.encoder().encode(event) + [UInt8(ascii: "\n")]
-        let path = url.path
-        try await pool.runBlocking("append to the audit log \(path)") {
-            let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw POSIXFailure(errno: errno, "open \(path)") }
-            defer { close(fd) }
-            let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            guard written == line.count else { throw POSIXFailure(errno: written < 0 ? errno : EIO, "write \(path)") }
+    /// The lines of `events`, each the bytes ``encoder()`` writes and a newline.
+    package static func lines(_ events: [AuditEvent]) throws -> [UInt8] {
+        var lines: [UInt8] = []
+        for event in events {
+            if let line = try? DirectJSONWriter.bytes(of: event, datesSince1970: true) {
+                lines += line
+            } else {
+                lines += try encoder().encode(event)
+            }
+            lines.append(UInt8(ascii: "\n"))
         }
+        return lines
+    }
+
+    public func record(_ event: AuditEvent) async throws {
+        try await batches.record(event)
     }
 
     public func events(matching query: AuditQuery) async throws -> [AuditEvent] {
