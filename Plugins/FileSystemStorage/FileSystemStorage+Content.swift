@@ -34,16 +34,42 @@ extension FileSystemStorage {
         }
     }
 
+    /// How many bytes of a body are gathered before they are written, in one trip to the thread pool.
+    static let writeBatchBytes = 1 << 20
+
     /// Streams a body into a new temporary file, flushed and stamped; the file is removed if anything fails.
+    ///
+    /// The body's chunks are hashed as they come and written in batches of ``writeBatchBytes``, so a large body costs
+    /// one trip to the pool per MiB rather than one per network read. One batch is written while the next arrives,
+    /// so memory stays at two batches.
     private func receive(_ content: ByteStream) async throws -> (TemporaryFile, ContentStamp) {
         let temporary = try await blocking("Creating a temporary file") { [tree] in
             try TemporaryFile(in: tree.temporary)
         }
         var digest = ContentDigest()
         do {
-            for try await chunk in content {
-                digest.update(chunk)
-                try await blocking("Writing content") { try temporary.append(chunk) }
+            try await withThrowingTaskGroup(of: Void.self) { writes in
+                // One batch is written while the next is received and hashed.
+                var batch: [ByteBuffer] = []
+                var batchBytes = 0
+                var writing = false
+                for try await chunk in content {
+                    digest.update(chunk)
+                    batch.append(chunk)
+                    batchBytes += chunk.readableBytes
+                    guard batchBytes >= Self.writeBatchBytes else { continue }
+                    if writing { try await writes.next() }
+                    writes.addTask { [batch] in
+                        try await self.blocking("Writing content") { try temporary.append(batch) }
+                    }
+                    writing = true
+                    batch.removeAll(keepingCapacity: true)
+                    batchBytes = 0
+                }
+                try await writes.waitForAll()
+                if !batch.isEmpty {
+                    try await blocking("Writing content") { [batch] in try temporary.append(batch) }
+                }
             }
         } catch let error as StorageError {
             throw error

@@ -18,6 +18,13 @@ final class TemporaryFile: Sendable {
     let descriptor: Descriptor
     private let directory: Descriptor
     private let committed = Mutex(false)
+    /// Bytes appended since the last `fdatasync`.
+    private let unsyncedBytes = Mutex(0)
+
+    /// How many bytes are appended between two `fdatasync`s while content streams in: the disk writes while the
+    /// next batches arrive, so the fsync at the end has at most this much left to write (the kernel would otherwise
+    /// hold a whole large file dirty until then). The chunk files of `ChunkedVersionStore` do the same.
+    static let syncInterval = 16 << 20
 
     init(in directory: Descriptor) throws {
         self.directory = directory
@@ -30,9 +37,21 @@ final class TemporaryFile: Sendable {
         if !committed.withLock({ $0 }) { _ = unlinkat(directory.raw, name, 0) }
     }
 
-    /// Appends a chunk.
-    func append(_ chunk: ByteBuffer) throws {
-        try chunk.withUnsafeReadableBytes { try descriptor.writeAll($0) }
+    /// Appends `chunks` in order, and flushes them to disk once ``syncInterval`` bytes are unflushed.
+    func append(_ chunks: [ByteBuffer]) throws {
+        var appended = 0
+        for chunk in chunks {
+            try chunk.withUnsafeReadableBytes { try descriptor.writeAll($0) }
+            appended += chunk.readableBytes
+        }
+        let unsynced = unsyncedBytes.withLock { unsynced in
+            unsynced += appended
+            return unsynced
+        }
+        if unsynced >= Self.syncInterval {
+            try descriptor.syncData()
+            unsyncedBytes.withLock { $0 = 0 }
+        }
     }
 
     /// Flushes the content to disk and stamps it with a new version and its SHA-256.
