@@ -24,6 +24,14 @@ extension StorageConformance {
             throw ConformanceFailure("writeFile with a failing body must throw, but it succeeded")
         } catch {}
         do {
+            // 3.2 MiB before the failure: a backend that writes in batches has written some of them by then.
+            let result = try await backend.writeFile(
+                file.id, content: Content.failing(afterChunks: 200), expectedVersion: nil)
+            throw ConformanceFailure("writeFile with a body failing after 3.2 MiB must throw, but returned \(result)")
+        } catch is ConformanceFailure {
+            throw ConformanceFailure("writeFile with a body failing after 3.2 MiB must throw, but it succeeded")
+        } catch {}
+        do {
             let result = try await backend.createFile(
                 named: "safe.txt", in: root.id, content: Content.failing(afterChunks: 2), overwrite: true)
             throw ConformanceFailure("createFile(overwrite:) with a failing body must throw, but returned \(result)")
