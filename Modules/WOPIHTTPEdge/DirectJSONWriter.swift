@@ -359,6 +359,24 @@ private struct ObjectContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         try member(key) { try writer.write(value) }
     }
 
+    // A CheckFileInfo has about 130 optional members, most of them nil: these skip the protocol's default
+    // `encodeIfPresent`, which goes through the generic `encode` for each.
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        if let value { member(key) { writer.write(value) } }
+    }
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        if let value { member(key) { writer.write(value) } }
+    }
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        if let value { member(key) { writer.writeInteger(value) } }
+    }
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
+        if let value { member(key) { writer.writeInteger(value) } }
+    }
+    mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+        if let value { try member(key) { try writer.write(value) } }
+    }
+
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
         -> KeyedEncodingContainer<NestedKey>
     {
