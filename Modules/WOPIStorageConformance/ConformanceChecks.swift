@@ -27,6 +27,20 @@ package enum Check {
         return value
     }
 
+    /// Runs `body` and fails unless it throws, whatever it throws (a body that fails midway must fail the write).
+    package static func expectThrows<T>(
+        _ what: @autoclosure () -> String, file: StaticString = #filePath, line: UInt = #line,
+        _ body: () async throws -> T
+    ) async throws {
+        let result: T
+        do {
+            result = try await body()
+        } catch {
+            return
+        }
+        throw ConformanceFailure("\(what()) must throw, but returned \(result)", file: file, line: line)
+    }
+
     /// Runs `body` and fails unless it throws a ``StorageError`` with `code`; returns that error.
     @discardableResult
     package static func expectThrows<T>(

@@ -16,28 +16,19 @@ extension StorageConformance {
     static func interruptedWrite(_ backend: any StorageBackend) async throws {
         let root = try await root(backend)
         let file = try await makeFile(backend, "safe.txt", in: root.id, text: "original content")
-        do {
-            let result = try await backend.writeFile(
+        try await Check.expectThrows("writeFile with a failing body") {
+            try await backend.writeFile(
                 file.id, content: Content.failing(afterChunks: 3), expectedVersion: nil)
-            throw ConformanceFailure("writeFile with a failing body must throw, but returned \(result)")
-        } catch is ConformanceFailure {
-            throw ConformanceFailure("writeFile with a failing body must throw, but it succeeded")
-        } catch {}
-        do {
-            // 3.2 MiB before the failure: a backend that writes in batches has written some of them by then.
-            let result = try await backend.writeFile(
+        }
+        // 3.2 MiB before the failure: a backend that writes in batches has written some of them by then.
+        try await Check.expectThrows("writeFile with a body failing after 3.2 MiB") {
+            try await backend.writeFile(
                 file.id, content: Content.failing(afterChunks: 200), expectedVersion: nil)
-            throw ConformanceFailure("writeFile with a body failing after 3.2 MiB must throw, but returned \(result)")
-        } catch is ConformanceFailure {
-            throw ConformanceFailure("writeFile with a body failing after 3.2 MiB must throw, but it succeeded")
-        } catch {}
-        do {
-            let result = try await backend.createFile(
+        }
+        try await Check.expectThrows("createFile(overwrite:) with a failing body") {
+            try await backend.createFile(
                 named: "safe.txt", in: root.id, content: Content.failing(afterChunks: 2), overwrite: true)
-            throw ConformanceFailure("createFile(overwrite:) with a failing body must throw, but returned \(result)")
-        } catch is ConformanceFailure {
-            throw ConformanceFailure("createFile(overwrite:) with a failing body must throw, but it succeeded")
-        } catch {}
+        }
         let after = try await backend.file(file.id)
         try Check.expectEqual(after.version, file.version, "the version after interrupted writes")
         try Check.expectEqual(after.size, file.size, "the size after interrupted writes")
@@ -48,13 +39,10 @@ extension StorageConformance {
 
     static func interruptedCreate(_ backend: any StorageBackend) async throws {
         let root = try await root(backend)
-        do {
-            let result = try await backend.createFile(
+        try await Check.expectThrows("createFile with a failing body") {
+            try await backend.createFile(
                 named: "partial.bin", in: root.id, content: Content.failing(afterChunks: 3), overwrite: false)
-            throw ConformanceFailure("createFile with a failing body must throw, but returned \(result)")
-        } catch is ConformanceFailure {
-            throw ConformanceFailure("createFile with a failing body must throw, but it succeeded")
-        } catch {}
+        }
         try Check.expectEqual(try await childNames(backend, root.id), [], "the root after an interrupted create")
         let file = try await makeFile(backend, "partial.bin", in: root.id, text: "complete")
         try Check.expectEqual(try await Content.read(backend, file.id), "complete", "a later create of that name")
