@@ -117,7 +117,18 @@ class Server:
     def pids(self):
         return [self.process.pid]
 
+    def report_if_exited(self):
+        """Prints the exit status and the end of the log of a server that exited by itself (a crash)."""
+        status = self.process.poll()
+        if status is None or getattr(self, "stopped", False):
+            return
+        self.log.seek(0)
+        print(f"bench: {self.name} exited by itself with status {status}; the end of its log:\n"
+              f"{self.log.read()[-6000:]}", file=sys.stderr)
+
     def stop(self):
+        self.report_if_exited()
+        self.stopped = True
         if self.process.poll() is None:
             self.process.terminate()
             try:
