@@ -240,10 +240,9 @@ package final class ChunkFiles: Sendable {
         defer { closedir(stream) }
         var names: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
+            // Every name this folder holds is ASCII: one that is not UTF-8 is not a chunk file.
+            guard let name = DirectoryEntry.name(entry), name != ".", name != ".." else { continue }
+            names.append(name)
         }
         return names
     }

@@ -70,12 +70,9 @@ final class Descriptor: Sendable {
         rewinddir(stream)
         var entries: [(name: String, kind: FileStatus.Kind?)] = []
         while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(validatingCString: bytes.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            guard let name, name != ".", name != ".." else { continue }
+            guard let name = DirectoryEntry.name(entry), name != ".", name != ".." else { continue }
             let kind: FileStatus.Kind?
-            switch Int32(entry.pointee.d_type) {
+            switch DirectoryEntry.type(entry) {
             case Int32(DT_REG): kind = .file
             case Int32(DT_DIR): kind = .directory
             case Int32(DT_UNKNOWN): kind = nil
