@@ -53,6 +53,7 @@ import WOPITestSupport
             locks[Self.releasedFile] = nil
 
             var known: [Int: Known] = [:]
+            var interrupted = 0
             for file in files {
                 known[file.index] = try await Self.verify(
                     file, at: base, allowed: [0], locks: locks, client: client, registry: registry)
@@ -73,7 +74,9 @@ import WOPITestSupport
                         + "\(outcome.acknowledged.count) acknowledged, \(outcome.started.count) started, "
                         + "\(outcome.interrupted) cut off by the kill")
                 #expect(outcome.rejections.isEmpty, "PutFiles answered other than 200: \(outcome.rejections)")
-                #expect(outcome.interrupted > 0, "the kill cut PutFiles off in the middle")
+                // A round's kill can come after every PutFile in flight was answered: the answers wait in this
+                // process while its threads run other suites. So the cut-offs are counted over the rounds.
+                interrupted += outcome.interrupted
 
                 let database = try SQLiteDatabase(path: directory.url.appendingPathComponent("wopi.sqlite").path)
                 #expect(try await database.integrityCheck() == ["ok"], "integrity after SIGKILL in round \(round)")
@@ -95,6 +98,7 @@ import WOPITestSupport
                     known[file.index] = now
                 }
             }
+            #expect(interrupted > 0, "the kills cut PutFiles off in the middle")
             #expect(await host.stop(signal: SIGTERM) == 0, "graceful shutdown exits 0")
             let database = try SQLiteDatabase(path: directory.url.appendingPathComponent("wopi.sqlite").path)
             #expect(try await database.integrityCheck() == ["ok"])
