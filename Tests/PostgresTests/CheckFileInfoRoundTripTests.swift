@@ -40,15 +40,22 @@ struct CheckFileInfoRoundTripTests {
 
         /// CheckFileInfo as `user`, and the statements it ran.
         func checkFileInfo(as user: String) async throws -> (WOPIResponse, StatementCounts) {
-            let (token, _) = deployment.host.mintToken(userID: user, resource: .file(file))
-            let before = try await StatementCounts.snapshot(database)
-            let response = await deployment.host.handle(
-                WOPIRequest(
-                    head: HTTPRequest(
-                        method: .get, scheme: "http", authority: "wopi.test",
-                        path: "/wopi/files/\(file)?access_token=\(token)")))
-            return (response, try await StatementCounts.snapshot(database).since(before))
+            try await CheckFileInfoRoundTripTests.checkFileInfo(file, as: user, on: deployment.host, counting: database)
         }
+    }
+
+    /// CheckFileInfo of `file` as `user` on `host`, and the statements it ran on `database`.
+    static func checkFileInfo(_ file: ItemID, as user: String, on host: WOPIHost, counting database: PostgresPool)
+        async throws -> (WOPIResponse, StatementCounts)
+    {
+        let (token, _) = host.mintToken(userID: user, resource: .file(file))
+        let before = try await StatementCounts.snapshot(database)
+        let response = await host.handle(
+            WOPIRequest(
+                head: HTTPRequest(
+                    method: .get, scheme: "http", authority: "wopi.test",
+                    path: "/wopi/files/\(file)?access_token=\(token)")))
+        return (response, try await StatementCounts.snapshot(database).since(before))
     }
 
     static func json(_ response: WOPIResponse) throws -> [String: Any] {
@@ -162,14 +169,8 @@ struct CheckFileInfoRoundTripTests {
         }
         // The other side of the comparison reads one by one: ben's CheckFileInfo of docs/sub/b.txt is the user, the
         // item, the shares and each container up to the root.
-        let (token, _) = oneByOne.host.mintToken(userID: "ben", resource: .file(files[0]))
-        let before = try await StatementCounts.snapshot(database)
-        let answer = await oneByOne.host.handle(
-            WOPIRequest(
-                head: HTTPRequest(
-                    method: .get, scheme: "http", authority: "wopi.test",
-                    path: "/wopi/files/\(files[0])?access_token=\(token)")))
-        let statements = try await StatementCounts.snapshot(database).since(before)
+        let (answer, statements) = try await Self.checkFileInfo(
+            files[0], as: "ben", on: oneByOne.host, counting: database)
         #expect(answer.status == .ok)
         #expect(Self.reads(statements) == 6, "\(statements)")
     }
