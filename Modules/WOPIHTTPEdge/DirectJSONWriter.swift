@@ -41,9 +41,14 @@ package final class DirectJSONWriter: Encoder {
         return output
     }
 
-    /// A writer for many values, one after the other (the entries of a streamed listing): ``append(_:to:)``
-    /// reuses its buffers.
-    package static func reusable() -> DirectJSONWriter { topLevel() }
+    /// A writer for many values, one after the other (the entries of a streamed listing, the lines of an audit
+    /// batch): ``append(_:to:)`` reuses its buffers. With `datesSince1970`, dates are written as ``bytes(of:datesSince1970:)``
+    /// writes them.
+    package static func reusable(datesSince1970: Bool = false) -> DirectJSONWriter {
+        let writer = topLevel()
+        writer.datesSince1970 = datesSince1970
+        return writer
+    }
 
     /// Appends the JSON of `value` to `output`.
     package func append<Value: Encodable>(_ value: Value, to output: inout [UInt8]) throws {

@@ -261,11 +261,6 @@ final class ChunkFileWriter: Sendable {
         var unsyncedBytes = 0
     }
 
-    /// How many bytes of a large chunk are written between two `fdatasync`s while it streams in: the disk writes
-    /// while the next batches arrive, and the fsync at the chunk's end has at most this much left to write (the
-    /// kernel would otherwise hold a whole 1 GiB chunk dirty until then).
-    static let syncInterval = 16 << 20
-
     let files: ChunkFiles
     let versionID: Int64
     private let state = Mutex(State())
@@ -292,7 +287,7 @@ final class ChunkFileWriter: Sendable {
                 try append(piece.data, to: fd, chunk: chunkIndex)
                 state.unsyncedBytes += piece.data.count
             }
-            if let (fd, chunkIndex) = state.open, state.unsyncedBytes >= Self.syncInterval {
+            if let (fd, chunkIndex) = state.open, state.unsyncedBytes >= StreamingWrite.syncInterval {
                 guard SystemCall.retrying({ fdatasync(fd) }) == 0 else {
                     throw POSIXFailure(errno: errno, "fdatasync \(files.path(of: key(chunkIndex)))")
                 }

@@ -21,11 +21,6 @@ final class TemporaryFile: Sendable {
     /// Bytes appended since the last `fdatasync`.
     private let unsyncedBytes = Mutex(0)
 
-    /// How many bytes are appended between two `fdatasync`s while content streams in: the disk writes while the
-    /// next batches arrive, so the fsync at the end has at most this much left to write (the kernel would otherwise
-    /// hold a whole large file dirty until then). The chunk files of `ChunkedVersionStore` do the same.
-    static let syncInterval = 16 << 20
-
     init(in directory: Descriptor) throws {
         self.directory = directory
         name = "write-\(ItemID.random()).tmp"
@@ -37,7 +32,7 @@ final class TemporaryFile: Sendable {
         if !committed.withLock({ $0 }) { _ = unlinkat(directory.raw, name, 0) }
     }
 
-    /// Appends `chunks` in order, and flushes them to disk once ``syncInterval`` bytes are unflushed.
+    /// Appends `chunks` in order, and flushes them to disk once `StreamingWrite.syncInterval` bytes are unflushed.
     func append(_ chunks: [ByteBuffer]) throws {
         var appended = 0
         for chunk in chunks {
@@ -48,7 +43,7 @@ final class TemporaryFile: Sendable {
             unsynced += appended
             return unsynced
         }
-        if unsynced >= Self.syncInterval {
+        if unsynced >= StreamingWrite.syncInterval {
             try descriptor.syncData()
             unsyncedBytes.withLock { $0 = 0 }
         }

@@ -43,11 +43,12 @@ public struct FileAuditLog: AuditLog {
 
     /// The lines of `events`, each the bytes ``encoder()`` writes and a newline.
     package static func lines(_ events: [AuditEvent]) throws -> [UInt8] {
+        let writer = DirectJSONWriter.reusable(datesSince1970: true)
         var lines: [UInt8] = []
         for event in events {
-            if let line = try? DirectJSONWriter.bytes(of: event, datesSince1970: true) {
-                lines += line
-            } else {
+            do {
+                try writer.append(event, to: &lines)
+            } catch {
                 lines += try encoder().encode(event)
             }
             lines.append(UInt8(ascii: "\n"))
