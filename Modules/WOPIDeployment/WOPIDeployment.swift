@@ -1,6 +1,6 @@
 import Foundation
 public import Hummingbird
-import HummingbirdCore
+public import HummingbirdCore
 import HummingbirdTLS
 public import Logging
 import Metrics
@@ -178,6 +178,20 @@ public final class WOPIDeployment: Sendable {
         }
     }
 
+    /// The HTTP/1.1 server of the configuration, for an `Application` of your own (``application(onServerRunning:)``
+    /// uses it): TLS when ``Configuration/tls`` is set, the idle timeout, and each connection's requests handled on
+    /// the event loop that reads the connection, not on Swift's cooperative pool, which saves every request two
+    /// thread switches (`Docs/architecture.md`, "Requests run on their connection's event loop"). A handler of your
+    /// own on this server must not block: send blocking work to a thread pool, as the stores do.
+    public func server() -> HTTPServerBuilder {
+        let http = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
+        let tls = configuration.tls
+        return HTTPServerBuilder { responder in
+            let http1 = EventLoopChannel(base: HTTP1Channel(responder: responder, configuration: http))
+            return try tls.map { try TLSChannel(http1, tlsConfiguration: $0) } ?? http1
+        }
+    }
+
     /// The Hummingbird application of ``addRoutes(to:)`` on the configured address, with TLS and the idle timeout;
     /// `onServerRunning` gets the URL it listens on once it does.
     public func application(
@@ -185,10 +199,7 @@ public final class WOPIDeployment: Sendable {
     ) throws -> some ApplicationProtocol {
         let router = Router(context: WOPIRequestContext.self)
         addRoutes(to: router)
-        let http = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
-        let server: HTTPServerBuilder =
-            try configuration.tls.map { try .tls(.http1(configuration: http), tlsConfiguration: $0) }
-            ?? .http1(configuration: http)
+        let server = server()
         let bindHost = configuration.bindHost
         let scheme = configuration.tls == nil ? "http" : "https"
         let base = baseURL

@@ -1,0 +1,41 @@
+import HummingbirdCore
+import Logging
+import NIOCore
+
+/// Handles a connection's requests on the event loop that reads the connection, so that a request and its socket
+/// share one thread.
+///
+/// Hummingbird runs handlers on Swift's cooperative pool, so each request crosses threads twice, on its way in and
+/// on its way out; for a short request such as CheckFileInfo those switches were a large part of its CPU. This
+/// wrapper gives the connection's task a preference for its channel's event loop (`withTaskExecutorPreference`),
+/// so the task, its child tasks and the default actors it calls run there (`Docs/architecture.md`, "Requests run on
+/// their connection's event loop"). Work that can wait still leaves the loop, as before: NIO's thread pool,
+/// GRDB's writer, the network.
+struct EventLoopChannel<Base: ServerChildChannel>: ServerChildChannel {
+    typealias Value = Base.Value
+
+    let base: Base
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
+        base.setup(channel: channel, logger: logger)
+    }
+
+    func handle(value: Value, logger: Logger) async {
+        await withTaskExecutorPreference(EventLoopTaskExecutor(value.channel.eventLoop)) {
+            await base.handle(value: value, logger: logger)
+        }
+    }
+}
+
+/// A `TaskExecutor` that runs jobs on one NIO event loop.
+final class EventLoopTaskExecutor: TaskExecutor {
+    let loop: any EventLoop
+
+    init(_ loop: any EventLoop) { self.loop = loop }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        loop.execute { job.runSynchronously(on: executor) }
+    }
+}
