@@ -1,5 +1,6 @@
 import Foundation
 package import NIOCore
+import WOPIModels
 
 /// Writes the bytes `WOPIJSON.encoder` writes (keys sorted by their UTF-8 bytes, slashes unescaped, no spaces)
 /// straight from a value's `encode(to:)`, without `JSONEncoder`'s intermediate tree: what every CheckFileInfo
@@ -21,6 +22,7 @@ package final class DirectJSONWriter: Encoder {
 
     /// The JSON of `value` in a new buffer.
     package static func buffer<Value: Encodable>(of value: Value) throws -> ByteBuffer {
+        if let info = value as? CheckFileInfo { return info.json() }
         if hasItsOwnFormat(Value.self) { throw Unsupported() }
         let writer = DirectJSONWriter.topLevel()
         try value.encode(to: writer)

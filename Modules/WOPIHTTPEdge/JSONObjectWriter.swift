@@ -1,0 +1,92 @@
+package import NIOCore
+
+/// Writes one JSON object whose members its caller gives in the order of their keys' UTF-8 bytes, each key once:
+/// the bytes `WOPIJSON.encoder` (`.sortedKeys`) writes for the same members, without the `Encoder` protocol, its
+/// boxes and its sort. A `nil` member is left out, as `encodeIfPresent` leaves it out.
+///
+/// For a type whose members are known and few in kind, on the hot path (CheckFileInfo, `CheckFileInfo+JSON.swift`);
+/// everything else goes through ``DirectJSONWriter``.
+package struct JSONObjectWriter {
+    private(set) var buffer: ByteBuffer
+    private var first = true
+
+    package init(capacity: Int) {
+        buffer = ByteBuffer()
+        buffer.reserveCapacity(capacity)
+        buffer.writeInteger(UInt8(ascii: "{"))
+    }
+
+    /// The finished object.
+    package consuming func finish() -> ByteBuffer {
+        buffer.writeInteger(UInt8(ascii: "}"))
+        return buffer
+    }
+
+    /// Writes `,"key":`; `key` is plain ASCII with nothing to escape.
+    private mutating func key(_ key: StaticString) {
+        if first {
+            first = false
+            buffer.writeInteger(UInt8(ascii: "\""))
+        } else {
+            buffer.writeInteger(UInt16(UInt8(ascii: ",")) << 8 | UInt16(UInt8(ascii: "\"")))
+        }
+        buffer.writeStaticString(key)
+        buffer.writeInteger(UInt16(UInt8(ascii: "\"")) << 8 | UInt16(UInt8(ascii: ":")))
+    }
+
+    private mutating func string(_ value: String) {
+        buffer.writeInteger(UInt8(ascii: "\""))
+        var value = value
+        value.withUTF8 { utf8 in
+            DirectJSONWriter.writeEscaped(UnsafeRawBufferPointer(utf8)) { buffer.writeBytes($0) }
+        }
+        buffer.writeInteger(UInt8(ascii: "\""))
+    }
+
+    package mutating func member(_ name: StaticString, _ value: String?) {
+        guard let value else { return }
+        key(name)
+        string(value)
+    }
+
+    package mutating func member(_ name: StaticString, _ value: Bool?) {
+        guard let value else { return }
+        key(name)
+        buffer.writeStaticString(value ? "true" : "false")
+    }
+
+    package mutating func member(_ name: StaticString, _ value: Int64?) {
+        guard let value else { return }
+        key(name)
+        buffer.writeString(String(value))
+    }
+
+    package mutating func member(_ name: StaticString, _ value: Int?) {
+        member(name, value.map(Int64.init))
+    }
+
+    package mutating func member(_ name: StaticString, _ value: [String]?) {
+        guard let value else { return }
+        key(name)
+        buffer.writeInteger(UInt8(ascii: "["))
+        for (index, element) in value.enumerated() {
+            if index > 0 { buffer.writeInteger(UInt8(ascii: ",")) }
+            string(element)
+        }
+        buffer.writeInteger(UInt8(ascii: "]"))
+    }
+
+    /// A dictionary's entries in the order of their keys' UTF-8 bytes, as `.sortedKeys` has them.
+    package mutating func member(_ name: StaticString, _ value: [String: String]?) {
+        guard let value else { return }
+        key(name)
+        buffer.writeInteger(UInt8(ascii: "{"))
+        for (index, entry) in value.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
+            if index > 0 { buffer.writeInteger(UInt8(ascii: ",")) }
+            string(entry.key)
+            buffer.writeInteger(UInt8(ascii: ":"))
+            string(entry.value)
+        }
+        buffer.writeInteger(UInt8(ascii: "}"))
+    }
+}
