@@ -348,6 +348,7 @@ let package = Package(
         ),
         .target(
             name: "JSONRecordCodec",
+            dependencies: ["WOPIHTTPEdge"],
             path: "Plugins/JSONRecordCodec",
             swiftSettings: swiftSettings
         ),
@@ -374,6 +375,7 @@ let package = Package(
                 "ChunkedVersionStore",
                 .postgresNIO,
                 .nioCore,
+                .nioPosix,
                 .crypto,
                 .logging,
                 .serviceLifecycle,

@@ -1,0 +1,34 @@
+import PostgresStorage
+import Testing
+import WOPIClusterTestSupport
+import WOPIStorage
+
+/// `PostgresPool.Configuration.leaseTimeout`: an operation that cannot get a connection in time fails with
+/// `unavailable` (a host answers 503) instead of waiting behind a busy pool, and the pool serves again afterwards.
+@Suite struct PoolLeaseTimeoutTests {
+    @Test(.timeLimit(.minutes(1))) func aWaitForABusyPoolEndsAtTheLeaseTimeout() async throws {
+        var configuration = try await PostgresServer.shared.value.makeDatabase(poolSize: 1)
+        configuration.leaseTimeout = .milliseconds(300)
+        let pool = try await PostgresPool.open(configuration, logger: PostgresServer.logger)
+
+        // The one connection is held until the waiter has given up.
+        let (held, holding) = AsyncStream.makeStream(of: Void.self)
+        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
+        let holder = Task {
+            try await pool.withConnection("hold the connection") { _ in
+                holding.yield()
+                for await _ in release { break }
+            }
+        }
+        for await _ in held { break }
+        await #expect {
+            try await pool.ping()
+        } throws: { error in
+            (error as? StorageError)?.code == .unavailable
+        }
+        releasing.yield()
+        try await holder.value
+        try await pool.ping()
+        await pool.shutdown()
+    }
+}
