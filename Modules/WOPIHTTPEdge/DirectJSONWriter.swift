@@ -3,8 +3,9 @@ package import NIOCore
 import WOPIModels
 
 /// Writes the bytes `WOPIJSON.encoder` writes (keys sorted by their UTF-8 bytes, slashes unescaped, no spaces)
-/// straight from a value's `encode(to:)`, without `JSONEncoder`'s intermediate tree: what every CheckFileInfo
-/// answer and every listing is made of.
+/// straight from a value's `encode(to:)`, without `JSONEncoder`'s intermediate tree: what every listing and every
+/// other WOPI body is made of. A CheckFileInfo is written by `CheckFileInfo.json()` (``JSONObjectWriter``), without
+/// the `Encoder` protocol at all.
 ///
 /// It writes strings, booleans, integers, `Double`s, `nil`, and objects and arrays of them, which is every WOPI
 /// body, and, when asked, dates as `JSONEncoder`'s `.secondsSince1970` writes them (the audit log's lines). A value
