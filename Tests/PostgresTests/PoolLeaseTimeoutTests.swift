@@ -12,22 +12,13 @@ import WOPIStorage
         let pool = try await PostgresPool.open(configuration, logger: PostgresServer.logger)
 
         // The one connection is held until the waiter has given up.
-        let (held, holding) = AsyncStream.makeStream(of: Void.self)
-        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
-        let holder = Task {
-            try await pool.withConnection("hold the connection") { _ in
-                holding.yield()
-                for await _ in release { break }
-            }
-        }
-        for await _ in held { break }
+        let held = await HeldConnection.hold(pool)
         await #expect {
             try await pool.ping()
         } throws: { error in
             (error as? StorageError)?.code == .unavailable
         }
-        releasing.yield()
-        try await holder.value
+        try await held.release()
         try await pool.ping()
         await pool.shutdown()
     }

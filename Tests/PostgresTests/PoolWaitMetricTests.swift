@@ -18,19 +18,10 @@ import WOPITestSupport
         #expect(waits.values.count == 1, "opening the pool reached the database once")
 
         // One connection: a ping asked for while another operation holds it is leased only once that one ends.
-        let (held, holding) = AsyncStream.makeStream(of: Void.self)
-        let (release, releasing) = AsyncStream.makeStream(of: Void.self)
-        let holder = Task {
-            try await pool.withConnection("hold the connection") { _ in
-                holding.yield()
-                for await _ in release { break }
-            }
-        }
-        for await _ in held { break }
+        let held = await HeldConnection.hold(pool)
         let waiter = Task { try await pool.ping() }
         #expect(waits.values.count == 2, "the holder's wait is recorded")
-        releasing.yield()
-        try await holder.value
+        try await held.release()
         try await waiter.value
         #expect(waits.values.count == 3, "the ping's wait is recorded once it got the connection")
         #expect(waits.values.allSatisfy { $0 >= 0 })
