@@ -67,6 +67,8 @@ fuzz-smoke: fuzz-build
 	FUZZ_RUNS=$(FUZZ_SMOKE_RUNS) Fuzz/fuzz.sh 0
 
 fuzz-build:
+	@# A new file in a WOPIKit module is not seen by the plan SwiftPM cached for the path dependency: plan again.
+	rm -f .build-fuzz/debug.yaml .build-fuzz/debug/description.json
 	$(SWIFT) build --package-path Fuzz --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address
 
 ## make test-asan / test-tsan: the suite under AddressSanitizer / ThreadSanitizer, each in a scratch path of its own
