@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 package import NIOCore
 import WOPIModels
 
@@ -42,6 +42,21 @@ package final class DirectJSONWriter: Encoder {
         var output: [UInt8] = []
         try writer.finish({ output.reserveCapacity($0) }) { output.append(contentsOf: $0) }
         return output
+    }
+
+    /// The `JSONEncoder` whose bytes this writer writes: `WOPIJSON.encoder`'s form, with dates as seconds since 1970
+    /// when `datesSince1970`. A value this writer leaves to `JSONEncoder` goes to this one, so the bytes keep one form.
+    package static func matchingEncoder(datesSince1970: Bool) -> JSONEncoder {
+        let encoder = WOPIJSON.encoder
+        if datesSince1970 { encoder.dateEncodingStrategy = .secondsSince1970 }
+        return encoder
+    }
+
+    /// The JSON of `value`: this writer's bytes, or ``matchingEncoder(datesSince1970:)``'s for a value it leaves to
+    /// `JSONEncoder` (which also reports the value's own errors).
+    package static func json<Value: Encodable>(of value: Value, datesSince1970: Bool) throws -> [UInt8] {
+        if let bytes = try? bytes(of: value, datesSince1970: datesSince1970) { return bytes }
+        return Array(try matchingEncoder(datesSince1970: datesSince1970).encode(value))
     }
 
     /// A writer for many values, one after the other (the entries of a streamed listing, the lines of an audit

@@ -7,7 +7,7 @@ package import NIOCore
 /// For a type whose members are known and few in kind, on the hot path (CheckFileInfo, `CheckFileInfo+JSON.swift`);
 /// everything else goes through ``DirectJSONWriter``.
 package struct JSONObjectWriter {
-    private(set) var buffer: ByteBuffer
+    private var buffer: ByteBuffer
     private var first = true
 
     package init(capacity: Int) {

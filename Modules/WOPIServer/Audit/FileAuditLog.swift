@@ -33,13 +33,8 @@ public struct FileAuditLog: AuditLog {
         }
     }
 
-    /// The JSON of one line: sorted keys, the date in seconds since 1970.
-    package static func encoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .secondsSince1970
-        return encoder
-    }
+    /// The JSON of one line: sorted keys, no escaped slashes, the date in seconds since 1970.
+    package static func encoder() -> JSONEncoder { DirectJSONWriter.matchingEncoder(datesSince1970: true) }
 
     /// The lines of `events`, each the bytes ``encoder()`` writes and a newline.
     package static func lines(_ events: [AuditEvent]) throws -> [UInt8] {
