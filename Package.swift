@@ -126,9 +126,14 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "CWOPIWriteback",
+            path: "Modules/CWOPIWriteback"
+        ),
+        .target(
             name: "WOPIStorage",
             dependencies: [
                 "WOPIChunking",
+                "CWOPIWriteback",
                 .nioCore,
                 .nioPosix,
                 .crypto,

@@ -253,12 +253,10 @@ package final class ChunkFiles: Sendable {
 /// batch at a time.
 final class ChunkFileWriter: Sendable {
     private struct State {
-        /// The file of the chunk being written, and its index.
-        var open: (fd: Int32, chunkIndex: Int)?
+        /// The file of the chunk being written, its index, and how its bytes go to disk.
+        var open: (fd: Int32, chunkIndex: Int, writeback: StreamingWrite)?
         /// Whether files were created since the folder was last fsynced.
         var unsyncedNames = false
-        /// Bytes appended to the open file since its last `fdatasync`.
-        var unsyncedBytes = 0
     }
 
     let files: ChunkFiles
@@ -278,20 +276,18 @@ final class ChunkFileWriter: Sendable {
                 if piece.pieceIndex == 0 {
                     // The previous chunk ended (its key is in this batch): its file is complete.
                     try closeOpen(&state)
-                    state.open = (try create(piece.chunkIndex), piece.chunkIndex)
+                    let fd = try create(piece.chunkIndex)
+                    state.open = (
+                        fd, piece.chunkIndex,
+                        StreamingWrite(descriptor: fd, path: files.path(of: key(piece.chunkIndex)))
+                    )
                     state.unsyncedNames = true
                 }
-                guard let (fd, chunkIndex) = state.open, chunkIndex == piece.chunkIndex else {
+                guard let (fd, chunkIndex, _) = state.open, chunkIndex == piece.chunkIndex else {
                     throw StorageError(.io, "The pieces of chunk \(piece.chunkIndex) came out of order; retry.")
                 }
                 try append(piece.data, to: fd, chunk: chunkIndex)
-                state.unsyncedBytes += piece.data.count
-            }
-            if let (fd, chunkIndex) = state.open, state.unsyncedBytes >= StreamingWrite.syncInterval {
-                guard SystemCall.retrying({ fdatasync(fd) }) == 0 else {
-                    throw POSIXFailure(errno: errno, "fdatasync \(files.path(of: key(chunkIndex)))")
-                }
-                state.unsyncedBytes = 0
+                try state.open?.writeback.appended(piece.data.count)
             }
             for chunkIndex in ending where state.open?.chunkIndex == chunkIndex { try closeOpen(&state) }
             if !ending.isEmpty && state.unsyncedNames {
@@ -305,7 +301,7 @@ final class ChunkFileWriter: Sendable {
     /// full disk has its space back before the version is discarded.
     func abandon() {
         state.withLock { state in
-            guard let (fd, chunkIndex) = state.open else { return }
+            guard let (fd, chunkIndex, _) = state.open else { return }
             close(fd)
             _ = unlink(files.path(of: key(chunkIndex)))
             state.open = nil
@@ -319,9 +315,8 @@ final class ChunkFileWriter: Sendable {
 
     /// Fsyncs and closes the file being written, if any.
     private func closeOpen(_ state: inout State) throws {
-        guard let (fd, chunkIndex) = state.open else { return }
+        guard let (fd, chunkIndex, _) = state.open else { return }
         state.open = nil
-        state.unsyncedBytes = 0
         defer { close(fd) }
         guard SystemCall.retrying({ fsync(fd) }) == 0 else {
             throw POSIXFailure(errno: errno, "fsync \(files.path(of: key(chunkIndex)))")

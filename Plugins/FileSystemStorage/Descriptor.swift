@@ -110,9 +110,4 @@ final class Descriptor: Sendable {
     func sync() throws {
         guard POSIX.retrying({ fsync(raw) }) == 0 else { throw POSIXFailure(errno: errno, "fsync") }
     }
-
-    /// `fdatasync`: the data on disk, and the metadata needed to read it back.
-    func syncData() throws {
-        guard POSIX.retrying({ fdatasync(raw) }) == 0 else { throw POSIXFailure(errno: errno, "fdatasync") }
-    }
 }

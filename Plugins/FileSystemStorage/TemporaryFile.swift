@@ -18,35 +18,29 @@ final class TemporaryFile: Sendable {
     let descriptor: Descriptor
     private let directory: Descriptor
     private let committed = Mutex(false)
-    /// Bytes appended since the last `fdatasync`.
-    private let unsyncedBytes = Mutex(0)
+    /// How the appended bytes go to disk.
+    private let writeback: Mutex<StreamingWrite>
 
     init(in directory: Descriptor) throws {
         self.directory = directory
         name = "write-\(ItemID.random()).tmp"
         descriptor = try Descriptor.open(name, in: directory, flags: O_RDWR | O_CREAT | O_EXCL, mode: 0o644)
         try descriptor.advisoryLock(LOCK_EX | LOCK_NB)
+        writeback = Mutex(StreamingWrite(descriptor: descriptor.raw, path: ".wopikit/tmp/\(name)"))
     }
 
     deinit {
         if !committed.withLock({ $0 }) { _ = unlinkat(directory.raw, name, 0) }
     }
 
-    /// Appends `chunks` in order, and flushes them to disk once `StreamingWrite.syncInterval` bytes are unflushed.
+    /// Appends `chunks` in order, handing them to the disk on the way (``StreamingWrite``).
     func append(_ chunks: [ByteBuffer]) throws {
         var appended = 0
         for chunk in chunks {
             try chunk.withUnsafeReadableBytes { try descriptor.writeAll($0) }
             appended += chunk.readableBytes
         }
-        let unsynced = unsyncedBytes.withLock { unsynced in
-            unsynced += appended
-            return unsynced
-        }
-        if unsynced >= StreamingWrite.syncInterval {
-            try descriptor.syncData()
-            unsyncedBytes.withLock { $0 = 0 }
-        }
+        try writeback.withLock { writeback throws(POSIXFailure) in try writeback.appended(appended) }
     }
 
     /// Flushes the content to disk and stamps it with a new version and its SHA-256.
