@@ -9,7 +9,8 @@ RSS. GetFile's throughput is also read by wrk, which discards the body (`wopikit
 reads, which caps what it can measure).
 
     scripts/bench.py                 release build, full figures, table prepended to Docs/benchmarks.md
-    scripts/bench.py --no-doc --scenario CheckFileInfo --no-cluster --no-transfers --host-binary OLD/wopi-host
+    scripts/bench.py --no-doc --scenario CheckFileInfo --no-cluster --no-transfers --no-instrumentation \
+                     --host-binary OLD/wopi-host
                                      a subset, for comparing two builds in alternating runs
     scripts/bench.py --smoke         the debug build `make test` made, a second per scenario, small bodies:
                                      checks that every scenario works (exit status), not its figures
@@ -509,6 +510,8 @@ def main():
                         help="run only this scenario (repeatable; e.g. CheckFileInfo, GetLock, GetFile: wrk's)")
     parser.add_argument("--no-cluster", action="store_true", help="leave out the PostgreSQL cluster")
     parser.add_argument("--no-transfers", action="store_true", help="leave out wopikit-bench's transfers and dd")
+    parser.add_argument("--no-instrumentation", action="store_true",
+                        help="leave out the comparison of CheckFileInfo with metrics and traces off and on")
     parser.add_argument("--host-binary", help="the wopi-host to measure (default: the one in --bin)")
     parser.add_argument("--instrumentation-only", action="store_true",
                         help="only the instrumentation comparison (CheckFileInfo with metrics and traces off and on)")
@@ -620,8 +623,8 @@ def main():
         for host, _ in hosts.values():
             host.stop()
         instrumented = None
-        if not options.scenario or "CheckFileInfo" in options.scenario:
-            instrumented = instrumentation(bin_dir, workdir, nginx.url, seconds)
+        if not options.no_instrumentation and (not options.scenario or "CheckFileInfo" in options.scenario):
+            instrumented = instrumentation(bin_dir, workdir, nginx.url, seconds, options.host_binary)
 
         transfers, transfer_problem, dd_rates = [], None, {}
         if not options.no_transfers:
