@@ -63,12 +63,17 @@ struct ContentPattern: Hashable, Sendable {
     private var blockCount: Int { (size + Self.blockSize - 1) / Self.blockSize }
 
     /// The content as a stream of blocks, generated as it is consumed.
-    var stream: ByteStream {
+    var stream: ByteStream { stream(beforeBlockAt: { _ in }) }
+
+    /// The content as a stream of blocks, generated as it is consumed; `beforeBlockAt` is told the offset of each
+    /// block before the block is made.
+    func stream(beforeBlockAt: @escaping @Sendable (_ offset: Int) -> Void) -> ByteStream {
         ByteStream(knownLength: Int64(size)) {
             var next = 0
             var page: ByteBuffer?
             return {
                 guard next < blockCount else { return nil }
+                beforeBlockAt(next * Self.blockSize)
                 defer { next += 1 }
                 if page == nil { page = self.page() }
                 return block(next, page: page!)
