@@ -63,11 +63,13 @@ public struct DeploymentStores: Sendable {
     /// The default policy: each user sees their own items, and what ``shares`` shares with them.
     public var sharingPolicy: SharingAccessPolicy { SharingAccessPolicy(storage: storage, shares: shares) }
 
-    /// What authorizes a request in one database round trip (the user, the item and the shares on its path), when
-    /// ``storage``, ``users`` and ``shares`` are the PostgreSQL stores of one database (`PostgresAuthorizationReader`);
-    /// `nil` otherwise, and the host reads them one by one.
+    /// What authorizes a request in one statement (the user, the item and the shares on its path), when
+    /// ``storage``, ``users`` and ``shares`` are the PostgreSQL stores of one database (`PostgresAuthorizationReader`,
+    /// one round trip) or the SQLite stores of one file (`SQLiteAuthorizationReader`, one read transaction); `nil`
+    /// otherwise, and the host reads them one by one.
     public var authorizationReader: (any AuthorizationReader)? {
         PostgresAuthorizationReader(storage: storage, users: users, shares: shares)
+            ?? SQLiteAuthorizationReader(storage: storage, users: users, shares: shares)
     }
 
     /// The deployment's share links: signed with a key derived from the `token` key, recorded in ``shares`` so

@@ -1,20 +1,28 @@
 import ChunkedVersionStore
 import Foundation
-import GRDB
-import WOPIStorage
+package import GRDB
+package import WOPIStorage
 
 /// The synchronous SQL building blocks of ``SQLiteStorage``, run inside its transactions.
 ///
 /// The statements of the request path are prepared once per connection and reused
 /// (`Database.cachedStatement(sql:)`): parsing and authorising SQL is most of a short query's cost.
-enum SQLiteStorageSQL {
+package enum SQLiteStorageSQL {
+    /// The columns of an item, of `items i` and its current version `file_versions v`, in the order
+    /// ``item(_:startingAt:)`` reads them; a statement of another module that reads an item with its own columns
+    /// selects these (`SQLiteAuthorizationReader`).
+    package static let itemColumns = """
+        i.id, i.parent_id, i.owner_id, i.kind, i.name, i.modified_at, v.id AS version_id, v.size, v.sha256, \
+        v.committed_at
+        """
+    /// How many columns ``itemColumns`` has.
+    package static let itemColumnCount = 10
     private static let selectItems = """
-        SELECT i.id, i.parent_id, i.owner_id, i.kind, i.name, i.modified_at,
-               v.id AS version_id, v.size, v.sha256, v.committed_at
+        SELECT \(itemColumns)
         FROM items i LEFT JOIN file_versions v ON v.id = i.current_version_id
         """
-    /// The position of each column of `selectItems`, which ``decode(_:)`` reads by position: looking a column up
-    /// by name costs a search per value.
+    /// The position of each column of ``itemColumns`` after the first, which ``item(_:startingAt:)`` reads by
+    /// position: looking a column up by name costs a search per value.
     private enum Column {
         static let id = 0, parentID = 1, ownerID = 2, kind = 3, name = 4, modifiedAt = 5
         static let versionID = 6, size = 7, sha256 = 8, committedAt = 9
@@ -108,10 +116,15 @@ enum SQLiteStorageSQL {
             arguments: [time, container.rawValue])
     }
 
-    private static func decode(_ row: Row) throws -> StorageItem {
+    private static func decode(_ row: Row) throws -> StorageItem { try item(row, startingAt: 0) }
+
+    /// The item whose ``itemColumns`` start at column `first` of `row`.
+    package static func item(_ row: Row, startingAt first: Int) throws -> StorageItem {
         try StorageRules.item(
-            id: row[Column.id], parent: row[Column.parentID], owner: row[Column.ownerID], kind: row[Column.kind],
-            name: row[Column.name], modifiedAt: row[Column.modifiedAt], versionID: row[Column.versionID],
-            size: row[Column.size], sha256: row[Column.sha256], committedAt: row[Column.committedAt])
+            id: row[first + Column.id], parent: row[first + Column.parentID], owner: row[first + Column.ownerID],
+            kind: row[first + Column.kind], name: row[first + Column.name],
+            modifiedAt: row[first + Column.modifiedAt], versionID: row[first + Column.versionID],
+            size: row[first + Column.size], sha256: row[first + Column.sha256],
+            committedAt: row[first + Column.committedAt])
     }
 }

@@ -1,0 +1,86 @@
+import GRDB
+public import SQLiteStorage
+public import WOPIServer
+public import WOPIStorage
+
+/// Authorizes a request with one SQLite statement, read where the request runs: the token's user, the item, and
+/// the user's shares on the item and on each container above it (``WOPIServer/AuthorizationReader``).
+///
+/// Without it a CheckFileInfo reads the user, then the item, each a statement and a read transaction of its own
+/// (and, for a grantee, the shares and each container up to the shared one). One statement is one read transaction:
+/// one hop into GRDB's queue, one set of SQLite's file locks. `WOPIDeployment` uses it for
+/// `DeploymentStores.sqlite(directory:)`.
+///
+/// ```swift
+/// var configuration = WOPIHostConfiguration()
+/// configuration.authorizationReader = SQLiteAuthorizationReader(storage: storage, users: users, shares: shares)
+/// ```
+public struct SQLiteAuthorizationReader: AuthorizationReader {
+    /// The database the users, items and shares live in.
+    public let database: SQLiteDatabase
+
+    /// A reader of these stores, or `nil` unless all three are the SQLite stores of one database
+    /// (``SQLiteStorage/SQLiteStorage``, ``SQLiteUserDirectory``, ``SQLiteShareStore``).
+    public init?(storage: any StorageBackend, users: any UserDirectory, shares: any ShareStore) {
+        guard let storage = storage as? SQLiteStorage, let users = users as? SQLiteUserDirectory,
+            let shares = shares as? SQLiteShareStore, users.database === storage.database,
+            shares.database === storage.database
+        else { return nil }
+        database = storage.database
+    }
+
+    public func read(user userID: String, item id: ItemID) async throws -> AuthorizationRead {
+        try await database.readStatement("authorize user \(userID) for item \(id)") { db in
+            // The row is read from SQLite's buffer in place, so while the cursor, which resets the statement when it
+            // goes, is alive.
+            let cursor = try Row.fetchCursor(db.cachedStatement(sql: Self.sql), arguments: [userID, id.rawValue])
+            guard let row = try cursor.next() else {
+                throw StorageError(.io, "Authorizing user \(userID) for item \(id) read no row; retry.")
+            }
+            return try withExtendedLifetime(cursor) { try Self.read(row) }
+        }
+    }
+
+    /// One row: the user's columns (all `NULL` when there is no such user), the item's (`SQLiteStorageSQL`'s
+    /// `itemColumns`, all `NULL` when there is no such item), and the user's shares on the item's path as lines of
+    /// `permission:item`, read only when the user does not own the item (`NULL` when there are none): `CASE` walks
+    /// up the path only then.
+    private static let sql = """
+        SELECT u.id, u.sign_in_name, u.display_name, u.password_hash, u.user_info, \(SQLiteStorageSQL.itemColumns),
+               CASE WHEN i.owner_id <> ?1 THEN (
+                 WITH RECURSIVE path(id, parent_id) AS (
+                   SELECT id, parent_id FROM items WHERE id = ?2
+                   UNION ALL SELECT items.id, items.parent_id FROM items JOIN path ON items.id = path.parent_id)
+                 SELECT group_concat(s.permission || ':' || s.item_id, char(10))
+                 FROM shares s JOIN path ON s.item_id = path.id WHERE s.grantee_id = ?1)
+               END
+        FROM (SELECT ?1 AS user_id, ?2 AS item_id) asked
+        LEFT JOIN users u ON u.id = asked.user_id
+        LEFT JOIN items i ON i.id = asked.item_id
+        LEFT JOIN file_versions v ON v.id = i.current_version_id
+        """
+    /// Where the item's columns start, and the shares' column.
+    private static let itemColumn = 5
+    private static let sharesColumn = itemColumn + SQLiteStorageSQL.itemColumnCount
+
+    private static func read(_ row: Row) throws -> AuthorizationRead {
+        var user: WOPIUser?
+        if let id: String = row[0] {
+            user = WOPIUser(id: id, signInName: row[1], displayName: row[2], passwordHash: row[3], userInfo: row[4])
+        }
+        var item: StorageItem?
+        if !row.hasNull(atIndex: itemColumn) {
+            item = try SQLiteStorageSQL.item(row, startingAt: itemColumn)
+        }
+        var shares: [ItemID: Permission] = [:]
+        let lines: String? = row[sharesColumn]
+        for line in lines?.split(separator: "\n") ?? [] {
+            guard let colon = line.firstIndex(of: ":"), let value = Int(line[..<colon]),
+                let permission = Permission(rawValue: value),
+                let id = ItemID(rawValue: String(line[line.index(after: colon)...]))
+            else { continue }  // as SQLiteShareStore skips a row it cannot read
+            shares[id] = max(shares[id] ?? .none, permission)
+        }
+        return AuthorizationRead(user: user, item: item, sharesOnPath: shares)
+    }
+}
