@@ -24,7 +24,7 @@ final class Descriptor: Sendable {
     /// `O_NONBLOCK` keeps a FIFO dropped in by someone from blocking the opener; it has no effect on files.
     static func open(_ name: String, in directory: Descriptor?, flags: Int32, mode: mode_t = 0o644) throws -> Descriptor
     {
-        let fd = POSIX.retrying {
+        let fd = SystemCall.retrying {
             openat(directory?.raw ?? AT_FDCWD, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, mode)
         }
         guard fd >= 0 else { throw POSIXFailure(errno: errno, "open \"\(name)\"") }
@@ -85,7 +85,7 @@ final class Descriptor: Sendable {
 
     /// Takes or releases an advisory `flock` on the open file.
     func advisoryLock(_ operation: Int32) throws {
-        let result = POSIX.retrying { flock(raw, operation) }
+        let result = SystemCall.retrying { flock(raw, operation) }
         guard result == 0 else { throw POSIXFailure(errno: errno, "flock") }
     }
 
@@ -93,7 +93,7 @@ final class Descriptor: Sendable {
     func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
         var offset = 0
         while offset < bytes.count {
-            let written = POSIX.retrying { write(raw, bytes.baseAddress! + offset, bytes.count - offset) }
+            let written = SystemCall.retrying { write(raw, bytes.baseAddress! + offset, bytes.count - offset) }
             guard written > 0 else { throw POSIXFailure(errno: errno, "write") }
             offset += written
         }
@@ -101,13 +101,13 @@ final class Descriptor: Sendable {
 
     /// Reads up to `buffer.count` bytes at `offset`; returns the count read, 0 at the end of the file.
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
-        let count = POSIX.retrying { pread(raw, buffer.baseAddress, buffer.count, off_t(offset)) }
+        let count = SystemCall.retrying { pread(raw, buffer.baseAddress, buffer.count, off_t(offset)) }
         guard count >= 0 else { throw POSIXFailure(errno: errno, "read") }
         return count
     }
 
     /// Flushes the file (or directory entry changes) to stable storage.
     func sync() throws {
-        guard POSIX.retrying({ fsync(raw) }) == 0 else { throw POSIXFailure(errno: errno, "fsync") }
+        guard SystemCall.retrying({ fsync(raw) }) == 0 else { throw POSIXFailure(errno: errno, "fsync") }
     }
 }

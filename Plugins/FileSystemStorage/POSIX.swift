@@ -13,19 +13,11 @@ enum POSIX {
     /// The name of the extended attribute that holds a file's ``ContentStamp``.
     static let stampAttribute = "user.wopikit.content"
 
-    /// Runs a system call again while it fails with `EINTR`.
-    static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
-        while true {
-            let result = call()
-            if result >= 0 || errno != EINTR { return result }
-        }
-    }
-
     /// The value of an extended attribute of an open file, or `nil` when it has none.
     static func attribute(_ name: String, of fd: Descriptor) throws -> String? {
         var buffer = [UInt8](repeating: 0, count: 512)
         let count = buffer.withUnsafeMutableBytes { bytes in
-            retrying { getAttribute(fd.raw, name, bytes.baseAddress, bytes.count) }
+            SystemCall.retrying { getAttribute(fd.raw, name, bytes.baseAddress, bytes.count) }
         }
         if count < 0 {
             if errno == noAttributeErrno { return nil }
@@ -42,7 +34,7 @@ enum POSIX {
     static func setAttribute(_ name: String, to value: String, of fd: Descriptor, create: Bool = false) throws -> Bool {
         let bytes = Array(value.utf8)
         let result = bytes.withUnsafeBytes { raw in
-            retrying { setAttribute(fd.raw, name, raw.baseAddress, raw.count, create ? createFlag : 0) }
+            SystemCall.retrying { setAttribute(fd.raw, name, raw.baseAddress, raw.count, create ? createFlag : 0) }
         }
         if result == 0 { return true }
         if create && errno == EEXIST { return false }
