@@ -4,7 +4,7 @@ public import WOPIServer
 public import WOPIStorage
 
 /// Authorizes a request with one SQLite statement, read where the request runs: the token's user, the item, and
-/// the user's shares on the item and on each container above it (``WOPIServer/AuthorizationReader``).
+/// the user's shares on the item and on each container above it (`AuthorizationReader` of `WOPIServer`).
 ///
 /// Without it a CheckFileInfo reads the user, then the item, each a statement and a read transaction of its own
 /// (and, for a grantee, the shares and each container up to the shared one). One statement is one read transaction:
@@ -20,7 +20,7 @@ public struct SQLiteAuthorizationReader: AuthorizationReader {
     public let database: SQLiteDatabase
 
     /// A reader of these stores, or `nil` unless all three are the SQLite stores of one database
-    /// (``SQLiteStorage/SQLiteStorage``, ``SQLiteUserDirectory``, ``SQLiteShareStore``).
+    /// (`SQLiteStorage`, ``SQLiteUserDirectory``, ``SQLiteShareStore``).
     public init?(storage: any StorageBackend, users: any UserDirectory, shares: any ShareStore) {
         guard let storage = storage as? SQLiteStorage, let users = users as? SQLiteUserDirectory,
             let shares = shares as? SQLiteShareStore, users.database === storage.database,
