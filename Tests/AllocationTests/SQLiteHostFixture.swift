@@ -7,7 +7,8 @@ import WOPIServer
 import WOPIStorage
 
 /// A `WOPIHost` on the example host's default stores (SQLite) in a temporary directory, with user Ana and her root
-/// container: the host the allocation tests measure.
+/// container, authorizing as a `WOPIDeployment` on them does (the sharing policy, and the user, the item and the
+/// shares read by one statement): the host the allocation tests measure.
 struct SQLiteHostFixture {
     let directory: URL
     let storage: SQLiteStorage
@@ -24,8 +25,12 @@ struct SQLiteHostFixture {
         try await users.save(WOPIUser(id: "ana", signInName: "ana@example.com", displayName: "Ana", passwordHash: nil))
         root = try await storage.rootContainer(forUser: "ana")
         signer = AccessTokenSigner(key: SymmetricKey(size: .bits256))
+        let shares = try SQLiteShareStore(database: database)
+        var configuration = WOPIHostConfiguration()
+        configuration.authorizationReader = SQLiteAuthorizationReader(storage: storage, users: users, shares: shares)
         host = WOPIHost(
-            storage: storage, locks: try SQLiteLockStore(database: database), users: users, tokens: signer)
+            storage: storage, locks: try SQLiteLockStore(database: database), users: users, tokens: signer,
+            configuration: configuration, policy: SharingAccessPolicy(storage: storage, shares: shares))
     }
 
     /// Removes the directory.
