@@ -35,12 +35,8 @@ package final class DirectJSONWriter: Encoder {
     /// The JSON of `value`; with `datesSince1970`, a `Date` is its seconds since 1970, as `JSONEncoder` with the
     /// `.secondsSince1970` strategy writes it.
     package static func bytes<Value: Encodable>(of value: Value, datesSince1970: Bool = false) throws -> [UInt8] {
-        if hasItsOwnFormat(Value.self) { throw Unsupported() }
-        let writer = DirectJSONWriter.topLevel()
-        writer.datesSince1970 = datesSince1970
-        try value.encode(to: writer)
         var output: [UInt8] = []
-        try writer.finish({ output.reserveCapacity($0) }) { output.append(contentsOf: $0) }
+        try reusable(datesSince1970: datesSince1970).append(value, to: &output)
         return output
     }
 
@@ -55,8 +51,9 @@ package final class DirectJSONWriter: Encoder {
     /// The JSON of `value`: this writer's bytes, or ``matchingEncoder(datesSince1970:)``'s for a value it leaves to
     /// `JSONEncoder` (which also reports the value's own errors).
     package static func json<Value: Encodable>(of value: Value, datesSince1970: Bool) throws -> [UInt8] {
-        if let bytes = try? bytes(of: value, datesSince1970: datesSince1970) { return bytes }
-        return Array(try matchingEncoder(datesSince1970: datesSince1970).encode(value))
+        var output: [UInt8] = []
+        try reusable(datesSince1970: datesSince1970).appendJSON(of: value, to: &output)
+        return output
     }
 
     /// A writer for many values, one after the other (the entries of a streamed listing, the lines of an audit
@@ -68,13 +65,24 @@ package final class DirectJSONWriter: Encoder {
         return writer
     }
 
-    /// Appends the JSON of `value` to `output`.
+    /// Appends the JSON of `value` to `output`; throws ``Unsupported``, with `output` as it was, for a value this
+    /// writer leaves to `JSONEncoder`.
     package func append<Value: Encodable>(_ value: Value, to output: inout [UInt8]) throws {
         if Self.hasItsOwnFormat(Value.self) { throw Unsupported() }
         reset()
         try value.encode(to: self)
         try finish({ output.reserveCapacity(output.count + $0) }) {
             output.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    /// Appends the JSON of `value` to `output`: this writer's bytes, or ``matchingEncoder(datesSince1970:)``'s for a
+    /// value it leaves to `JSONEncoder` (which also reports the value's own errors).
+    package func appendJSON<Value: Encodable>(of value: Value, to output: inout [UInt8]) throws {
+        do {
+            try append(value, to: &output)
+        } catch {
+            output += try Self.matchingEncoder(datesSince1970: datesSince1970).encode(value)
         }
     }
 

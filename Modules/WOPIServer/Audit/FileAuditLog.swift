@@ -41,11 +41,7 @@ public struct FileAuditLog: AuditLog {
         let writer = DirectJSONWriter.reusable(datesSince1970: true)
         var lines: [UInt8] = []
         for event in events {
-            do {
-                try writer.append(event, to: &lines)
-            } catch {
-                lines += try encoder().encode(event)
-            }
+            try writer.appendJSON(of: event, to: &lines)
             lines.append(UInt8(ascii: "\n"))
         }
         return lines
