@@ -16,7 +16,7 @@ package enum SQLiteStorageSQL {
         v.committed_at
         """
     /// How many columns ``itemColumns`` has.
-    package static let itemColumnCount = 10
+    package static let itemColumnCount = Column.committedAt + 1
     private static let selectItems = """
         SELECT \(itemColumns)
         FROM items i LEFT JOIN file_versions v ON v.id = i.current_version_id
