@@ -18,7 +18,7 @@ import WOPITestSupport
         #expect(waits.values.count == 1, "opening the pool reached the database once")
 
         // One connection: a ping asked for while another operation holds it is leased only once that one ends.
-        let held = await HeldConnection.hold(pool)
+        let held = try await HeldConnection.hold(pool)
         let waiter = Task { try await pool.ping() }
         #expect(waits.values.count == 2, "the holder's wait is recorded")
         try await held.release()

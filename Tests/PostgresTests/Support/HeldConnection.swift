@@ -6,8 +6,8 @@ struct HeldConnection {
     private let holder: Task<Void, any Error>
     private let releasing: AsyncStream<Void>.Continuation
 
-    /// Returns once the holder has a connection of `pool`.
-    static func hold(_ pool: PostgresPool) async -> HeldConnection {
+    /// Returns once the holder has a connection of `pool`; throws what the holder's wait for it threw.
+    static func hold(_ pool: PostgresPool) async throws -> HeldConnection {
         let (held, holding) = AsyncStream.makeStream(of: Void.self)
         let (release, releasing) = AsyncStream.makeStream(of: Void.self)
         let holder = Task {
@@ -16,8 +16,10 @@ struct HeldConnection {
                 for await _ in release { break }
             }
         }
-        for await _ in held { break }
-        return HeldConnection(holder: holder, releasing: releasing)
+        for await _ in held { return HeldConnection(holder: holder, releasing: releasing) }
+        // The holder ended without a connection.
+        try await holder.value
+        throw CancellationError()
     }
 
     /// Lets the connection go, and waits until the holder has given it back.
