@@ -1,6 +1,7 @@
 import Crypto
 public import Foundation
 public import NIOCore
+import Synchronization
 
 /// Computes the SHA-256 digest and length of content while it streams past.
 ///
@@ -27,4 +28,27 @@ public struct ContentDigest: Sendable {
 
     /// The SHA-256 digest of an empty content.
     public static let emptySHA256 = ContentDigest().finalize()
+}
+
+/// A ``ContentDigest`` that jobs running elsewhere than the body's reader update, one batch after another.
+///
+/// A backend that hashes a batch on another thread while it writes it (so the thread that reads the body only reads)
+/// keeps the digest here. The batches must be added in the body's order: the backend starts a batch's hashing only
+/// once the previous batch's hashing has finished.
+package final class SharedContentDigest: Sendable {
+    private let digest = Mutex(ContentDigest())
+
+    package init() {}
+
+    /// Adds `chunks`, in order.
+    package func update(_ chunks: some Sequence<ByteBuffer>) {
+        digest.withLock { digest in
+            for chunk in chunks { digest.update(chunk) }
+        }
+    }
+
+    /// The byte count and SHA-256 digest of everything added.
+    package var result: (byteCount: Int64, sha256: Data) {
+        digest.withLock { ($0.byteCount, $0.finalize()) }
+    }
 }

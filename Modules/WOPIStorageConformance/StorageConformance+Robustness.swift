@@ -20,10 +20,10 @@ extension StorageConformance {
             try await backend.writeFile(
                 file.id, content: Content.failing(afterChunks: 3), expectedVersion: nil)
         }
-        // 3.2 MiB before the failure: a backend that writes in batches has written some of them by then.
-        try await Check.expectThrows("writeFile with a body failing after 3.2 MiB") {
+        // 9.6 MiB before the failure: a backend that writes in batches of a few MiB has written some of them by then.
+        try await Check.expectThrows("writeFile with a body failing after 9.6 MiB") {
             try await backend.writeFile(
-                file.id, content: Content.failing(afterChunks: 200), expectedVersion: nil)
+                file.id, content: Content.failing(afterChunks: 600), expectedVersion: nil)
         }
         try await Check.expectThrows("createFile(overwrite:) with a failing body") {
             try await backend.createFile(

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOCore
 import WOPIStorage
 
 /// Streams a body into a new `writing` version as content-defined chunks (``PieceCutter``), each chunk stored once
@@ -9,7 +10,9 @@ import WOPIStorage
 /// transaction only keys it (``ChunkFiles``).
 ///
 /// One batch is stored while the next one fills, so memory holds at most two batches of
-/// ``ChunkedStorageConfiguration/chunksPerTransaction`` pieces (the first batches are smaller). Each transaction
+/// ``ChunkedStorageConfiguration/chunksPerTransaction`` pieces (the first batches are smaller), and the body's buffers
+/// of the batch being stored until they are hashed. The SHA-256 of the body is computed on the global concurrent
+/// executor while its batch is stored, so the task reading the body only reads and cuts. Each transaction
 /// also renews the version's `write_expires_at`, so that garbage collection tells a live write from one whose host
 /// died. The caller then commits the staged version (or discards it) in a transaction of its own.
 struct VersionWriter<Dialect: ChunkedVersionDialect>: Sendable {
@@ -62,42 +65,53 @@ struct VersionWriter<Dialect: ChunkedVersionDialect>: Sendable {
     private func store(_ content: ByteStream, in versionID: Int64, files: ChunkFileWriter?) async throws
         -> StagedVersion
     {
-        var digest = ContentDigest()
+        let digest = SharedContentDigest()
+        // The body's buffers since the last batch was taken, hashed while that batch is stored.
+        var unhashed: [ByteBuffer] = []
         var cutter = PieceCutter(pieceSize: configuration.chunkSize)
         // The batch being stored while the next one fills: the database works while the body streams in.
-        var storing: (task: Task<Void, any Error>, batch: PieceCutter.Batch)?
+        var storing: (task: Task<Void, any Error>, hashing: Task<Void, Never>, batch: PieceCutter.Batch)?
         // The first piece is stored as soon as it is complete, then batches double up to chunksPerTransaction: a
         // save shows in the database at once, and small files cost few transactions.
         var batchLimit = 1
         var lastFlush = configuration.now()
-        /// Waits for the batch being stored, then keeps its buffers for reuse.
+        /// Waits for the batch being stored and hashed, then keeps its buffers for reuse.
         func finishStoring() async throws {
-            guard let (task, batch) = storing else { return }
+            guard let (task, hashing, batch) = storing else { return }
             storing = nil
+            await hashing.value
             try await task.value
             cutter.recycle(batch)
         }
         do {
             for try await buffer in content {
                 try Task.checkCancellation()
-                digest.update(buffer)
+                unhashed.append(buffer)
                 cutter.consume(buffer)
                 // Flush when the batch is full, and now and then during a slow upload to keep the write alive.
                 let idle = configuration.now().timeIntervalSince(lastFlush)
                 if cutter.batchedBytes >= batchLimit * configuration.chunkSize
                     || idle > configuration.abandonedWriteTimeout / 3
                 {
+                    // The previous batch's hashing ends first: the digest takes the buffers in order.
                     try await finishStoring()
                     let batch = cutter.takeBatch()
-                    storing = (Task { try await flush(batch, into: versionID, files: files) }, batch)
+                    storing = (
+                        Task { try await flush(batch, into: versionID, files: files) },
+                        Task(executorPreference: globalConcurrentExecutor) { [unhashed] in digest.update(unhashed) },
+                        batch
+                    )
+                    unhashed.removeAll(keepingCapacity: true)
                     batchLimit = min(batchLimit * 2, configuration.chunksPerTransaction)
                     lastFlush = configuration.now()
                 }
             }
             try await finishStoring()
+            digest.update(unhashed)
             let isZip = cutter.finish()
             try await flush(cutter.takeBatch(), into: versionID, files: files)
-            return StagedVersion(id: versionID, size: digest.byteCount, sha256: digest.finalize(), isZip: isZip)
+            let (size, sha256) = digest.result
+            return StagedVersion(id: versionID, size: size, sha256: sha256, isZip: isZip)
         } catch {
             // Nothing may still be writing into the version when the caller discards it.
             _ = await storing?.task.result

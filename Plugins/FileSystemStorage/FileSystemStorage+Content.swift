@@ -34,42 +34,47 @@ extension FileSystemStorage {
         }
     }
 
-    /// How many bytes of a body are gathered before they are written, in one trip to the thread pool.
-    static let writeBatchBytes = 1 << 20
+    /// How many bytes of a body are gathered before they are hashed and written, by two jobs running at once.
+    ///
+    /// Memory holds two batches per upload: the one being hashed and written, and the next one arriving. Each batch
+    /// ends where the three wait for the slowest, so fewer batches cost fewer waits: `Docs/benchmarks.md` ("PutFile:
+    /// the body's reader only reads") has the figures of 2, 4 and 8 MiB.
+    static let writeBatchBytes = 4 << 20
 
     /// Streams a body into a new temporary file, flushed and stamped; the file is removed if anything fails.
     ///
-    /// The body's chunks are hashed as they come and written in batches of ``writeBatchBytes``, so a large body costs
-    /// one trip to the pool per MiB rather than one per network read. One batch is written while the next arrives,
-    /// so memory stays at two batches.
+    /// The task reading the body only gathers its chunks. Each batch of ``writeBatchBytes`` is hashed by a job on the
+    /// global concurrent executor and written by a job on the thread pool, both while the next batch arrives. The
+    /// last, partial batch (all of a small file) is hashed by this task while the pool writes it.
     private func receive(_ content: ByteStream) async throws -> (TemporaryFile, ContentStamp) {
         let temporary = try await blocking("Creating a temporary file") { [tree] in
             try TemporaryFile(in: tree.temporary)
         }
-        var digest = ContentDigest()
+        let digest = SharedContentDigest()
         do {
-            try await withThrowingTaskGroup(of: Void.self) { writes in
-                // One batch is written while the next is received and hashed.
+            try await withThrowingTaskGroup(of: Void.self) { jobs in
                 var batch: [ByteBuffer] = []
                 var batchBytes = 0
-                var writing = false
                 for try await chunk in content {
-                    digest.update(chunk)
                     batch.append(chunk)
                     batchBytes += chunk.readableBytes
                     guard batchBytes >= Self.writeBatchBytes else { continue }
-                    if writing { try await writes.next() }
-                    writes.addTask { [batch] in
+                    // The previous batch is hashed and written before this one starts: both take batches in order.
+                    try await jobs.waitForAll()
+                    jobs.addTask(executorPreference: globalConcurrentExecutor) { [batch] in digest.update(batch) }
+                    jobs.addTask { [batch] in
                         try await self.blocking("Writing content") { try temporary.append(batch) }
                     }
-                    writing = true
                     batch.removeAll(keepingCapacity: true)
                     batchBytes = 0
                 }
-                try await writes.waitForAll()
-                if !batch.isEmpty {
-                    try await blocking("Writing content") { [batch] in try temporary.append(batch) }
+                try await jobs.waitForAll()
+                guard !batch.isEmpty else { return }
+                jobs.addTask { [batch] in
+                    try await self.blocking("Writing content") { try temporary.append(batch) }
                 }
+                digest.update(batch)
+                try await jobs.waitForAll()
             }
         } catch let error as StorageError {
             throw error
@@ -78,7 +83,7 @@ extension FileSystemStorage {
                 .io, "The content stream failed before its end; nothing was changed. Send the content again.",
                 underlying: error)
         }
-        let sha256 = digest.finalize()
+        let sha256 = digest.result.sha256
         let (_, stamp) = try await blocking("Flushing content") { try temporary.finish(sha256: sha256) }
         return (temporary, stamp)
     }
