@@ -22,7 +22,9 @@ reads, which caps what it can measure).
                                      only incremental transfer (CSPP Plus, see `measure_incremental`)
 """
 import argparse
+import base64
 import datetime
+import hashlib
 import http.client
 import json
 import os
@@ -395,6 +397,92 @@ def wrk_get(server, path, seconds, connections=4):
     return {"MiBps": mib_per_second, "cpu_us_per_mib": cpu * 1e6 / transferred if transferred else 0}
 
 
+SENDFILE_ROUNDS = 3
+
+
+def sendfile_put(host, name, source, sha256):
+    """A PutFile of the file `source` into a new file `name` on `host`, its body sent by sendfile(2) from the page
+    cache.
+
+    The client costs next to nothing (as dd's reads), so the host's own speed shows. The file is new (empty, so
+    unlocked), so that no earlier round's content is being freed meanwhile. The content is then checked by
+    CheckFileInfo's Size and SHA256 (`sha256`: of `source`, base64). Returns MiB/s and host CPU µs per MiB."""
+    src, token = host.token("Notes.txt")
+    ancestry = json.loads(host.request("GET", f"{src}/ancestry?access_token={token}"))
+    root_url = ancestry["AncestorsWithRootFirst"][0]["Url"]
+    url = json.loads(host.request("POST", root_url, {"X-WOPI-Override": "CREATE_CHILD_FILE",
+                                                     "X-WOPI-SuggestedTarget": name}))["Url"]
+    parts = urllib.parse.urlsplit(url)
+    size = os.path.getsize(source)
+    head = (f"POST {parts.path}/contents?{parts.query} HTTP/1.1\r\nHost: {parts.netloc}\r\n"
+            f"X-WOPI-Override: PUT\r\nContent-Length: {size}\r\nConnection: close\r\n\r\n").encode()
+    before = cpu_seconds(host.pids())
+    start = time.time()
+    with socket.create_connection((parts.hostname, parts.port), timeout=600) as connection, open(source, "rb") as f:
+        connection.sendall(head)
+        connection.sendfile(f, 0, size)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    seconds = time.time() - start
+    cpu = cpu_seconds(host.pids()) - before
+    if not answer.startswith(b"HTTP/1.1 200"):
+        raise BenchFailure(f"sendfile PutFile on {host.name} answered {answer[:300]!r}")
+    info = json.loads(host.request("GET", url))
+    if info["Size"] != size or info["SHA256"] != sha256:
+        raise BenchFailure(f"sendfile PutFile on {host.name}: stored {info['Size']} bytes, SHA256 {info['SHA256']}; "
+                           f"sent {size}, {sha256}")
+    return {"MiBps": size / 1048576 / seconds, "cpu_us_per_mib": cpu * 1e6 / (size / 1048576)}
+
+
+def sendfile_puts(bin_dir, host_binary, source, workdir):
+    """`SENDFILE_ROUNDS` sendfile PutFiles of `source` on a fresh SQLite and fs host, alternating with dd's copy of
+    it; returns {name: [figures per round]}. Nothing written is removed before the end, as nothing is being freed
+    while another writer is measured."""
+    with open(source, "rb") as f:
+        sha256 = base64.b64encode(hashlib.file_digest(f, "sha256").digest()).decode()
+    hosts = [Host(bin_dir, storage, workdir, label=f"sendfile-{storage}", binary=host_binary)
+             for storage in ("sqlite", "fs")]
+    copies = [os.path.join(workdir, f"dd-{round}.out") for round in range(SENDFILE_ROUNDS)]
+    rounds = {"dd": []}
+    try:
+        for host in hosts:
+            host.wait_listening()
+        for round, copy in enumerate(copies):
+            rounds["dd"].append({"MiBps": dd(source, copy, remove=False), "cpu_us_per_mib": None})
+            for host in hosts:
+                rounds.setdefault(f"wopi-host {host.storage}", []).append(
+                    sendfile_put(host, f"sendfile-{round}.bin", source, sha256))
+    finally:
+        for host in hosts:
+            host.stop()
+            shutil.rmtree(host.data, ignore_errors=True)
+        for copy in copies:
+            if os.path.exists(copy):
+                os.remove(copy)
+    return rounds
+
+
+def sendfile_report(rounds, size):
+    """The table of `sendfile_puts`: the median of each, × dd's median, and every round."""
+    def median(values):
+        return sorted(values)[len(values) // 2]
+    dd_median = median([r["MiBps"] for r in rounds["dd"]])
+    rows = []
+    for name, figures in rounds.items():
+        rate = median([r["MiBps"] for r in figures])
+        cpu = [r["cpu_us_per_mib"] for r in figures if r["cpu_us_per_mib"] is not None]
+        rows.append([name, f"{size} MiB", f"{rate:.0f}", f"{rate / dd_median:.2f}×",
+                     f"{median(cpu):.0f}" if cpu else "", ", ".join(f"{r['MiBps']:.0f}" for r in figures)])
+    return "\n".join([
+        f"PutFile with its body sent by sendfile(2) from the page cache (the client costs next to nothing, as dd's "
+        f"reads do; the content checked by CheckFileInfo's Size and SHA256), and dd, in {len(rounds['dd'])} "
+        "alternating rounds; medians:",
+        "",
+        table(["writer", "size", "PutFile MiB/s (sendfile)", "× dd", "host CPU µs/MiB", "MiB/s by round"], rows),
+    ])
+
+
 def instrumentation(bin_dir, workdir, sink_url, seconds, host_binary=None):
     """Host CPU per CheckFileInfo on three SQLite hosts that differ only in instrumentation: `off` (no metrics
     registry, no tracer: swift-metrics' and swift-distributed-tracing's no-op paths), `metrics` (recorded into a
@@ -443,14 +531,16 @@ def instrumentation_report(figures, seconds):
     ])
 
 
-def dd(source, target):
-    """MiB/s of dd copying `source` (in the page cache) to `target`, with one fdatasync at the end."""
+def dd(source, target, remove=True):
+    """MiB/s of dd copying `source` (in the page cache) to `target`, with one fdatasync at the end; `target` is
+    removed afterwards unless `remove` is false."""
     start = time.time()
     subprocess.run(["dd", f"if={source}", f"of={target}", "bs=1M", "conv=fdatasync"], check=True,
                    capture_output=True)
     seconds = time.time() - start
     size = os.path.getsize(target)
-    os.remove(target)
+    if remove:
+        os.remove(target)
     return size / 1048576 / seconds
 
 
@@ -626,11 +716,14 @@ def main():
         if not options.no_instrumentation and (not options.scenario or "CheckFileInfo" in options.scenario):
             instrumented = instrumentation(bin_dir, workdir, nginx.url, seconds, options.host_binary)
 
-        transfers, transfer_problem, dd_rates = [], None, {}
+        transfers, transfer_problem, dd_rates, sendfile_rounds = [], None, {}, None
         if not options.no_transfers:
             transfers, transfer_problem, dd_rates = measure_transfers(
                 bench, options.host_binary or os.path.join(bin_dir, "wopi-host"), nginx, cluster, sizes, size_args, www,
                 workdir)
+            sendfile_rounds = sendfile_puts(
+                bin_dir, options.host_binary, os.path.join(www, f"pattern-{max(sizes)}MiB.bin"), workdir)
+            print("\n" + sendfile_report(sendfile_rounds, max(sizes)))
             incremental = measure_incremental(
                 bench, options.host_binary or os.path.join(bin_dir, "wopi-host"), cluster,
                 1 if options.smoke else INCREMENTAL_MIB, workdir)
@@ -642,7 +735,7 @@ def main():
     finally:
         stop_all(servers, workdir)
     report(options, scenarios, results, get_size, get_rows, sizes, transfers, transfer_problem, dd_rates, seconds,
-           bin_dir, loads, instrumented, office)
+           bin_dir, loads, instrumented, office, sendfile_rounds)
 
 
 def measure_transfers(bench, host_binary, nginx, cluster, sizes, size_args, www, workdir):
@@ -717,7 +810,7 @@ def incremental_only(options, bin_dir, workdir, loads):
 
 
 def report(options, scenarios, results, get_size, get_rows, sizes, transfers, transfer_problem, dd_rates, seconds,
-           bin_dir, loads, instrumented, office=None):
+           bin_dir, loads, instrumented, office=None, sendfile_rounds=None):
     """Prints the tables and, for a full run, prepends them to Docs/benchmarks.md."""
     request_rows = []
     for scenario in scenarios:
@@ -771,6 +864,9 @@ def report(options, scenarios, results, get_size, get_rows, sizes, transfers, tr
                "Get peak RSS MiB"], transfer_rows),
         "",
     ] if transfer_rows else []) + ([
+        sendfile_report(sendfile_rounds, max(sizes)),
+        "",
+    ] if sendfile_rounds else []) + ([
         office_caption(office),
         "",
         office_report(office),
