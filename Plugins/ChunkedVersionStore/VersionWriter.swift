@@ -107,9 +107,10 @@ struct VersionWriter<Dialect: ChunkedVersionDialect>: Sendable {
                 }
             }
             try await finishStoring()
-            digest.update(unhashed)
+            let hashing = Task(executorPreference: globalConcurrentExecutor) { [unhashed] in digest.update(unhashed) }
             let isZip = cutter.finish()
             try await flush(cutter.takeBatch(), into: versionID, files: files)
+            await hashing.value
             let (size, sha256) = digest.result
             return StagedVersion(id: versionID, size: size, sha256: sha256, isZip: isZip)
         } catch {

@@ -43,9 +43,9 @@ extension FileSystemStorage {
 
     /// Streams a body into a new temporary file, flushed and stamped; the file is removed if anything fails.
     ///
-    /// The task reading the body only gathers its chunks. Each batch of ``writeBatchBytes`` is hashed by a job on the
-    /// global concurrent executor and written by a job on the thread pool, both while the next batch arrives. The
-    /// last, partial batch (all of a small file) is hashed by this task while the pool writes it.
+    /// The task reading the body only gathers its chunks. Each batch of ``writeBatchBytes`` (and the last, partial
+    /// one) is hashed by a job on the global concurrent executor and written by a job on the thread pool, both while
+    /// the next batch arrives.
     private func receive(_ content: ByteStream) async throws -> (TemporaryFile, ContentStamp) {
         let temporary = try await blocking("Creating a temporary file") { [tree] in
             try TemporaryFile(in: tree.temporary)
@@ -55,11 +55,9 @@ extension FileSystemStorage {
             try await withThrowingTaskGroup(of: Void.self) { jobs in
                 var batch: [ByteBuffer] = []
                 var batchBytes = 0
-                for try await chunk in content {
-                    batch.append(chunk)
-                    batchBytes += chunk.readableBytes
-                    guard batchBytes >= Self.writeBatchBytes else { continue }
-                    // The previous batch is hashed and written before this one starts: both take batches in order.
+                /// Hashes and writes `batch` in two jobs, once the previous batch's are done: both take batches in
+                /// order.
+                func handOver() async throws {
                     try await jobs.waitForAll()
                     jobs.addTask(executorPreference: globalConcurrentExecutor) { [batch] in digest.update(batch) }
                     jobs.addTask { [batch] in
@@ -68,12 +66,12 @@ extension FileSystemStorage {
                     batch.removeAll(keepingCapacity: true)
                     batchBytes = 0
                 }
-                try await jobs.waitForAll()
-                guard !batch.isEmpty else { return }
-                jobs.addTask { [batch] in
-                    try await self.blocking("Writing content") { try temporary.append(batch) }
+                for try await chunk in content {
+                    batch.append(chunk)
+                    batchBytes += chunk.readableBytes
+                    if batchBytes >= Self.writeBatchBytes { try await handOver() }
                 }
-                digest.update(batch)
+                if !batch.isEmpty { try await handOver() }
                 try await jobs.waitForAll()
             }
         } catch let error as StorageError {
