@@ -30,11 +30,11 @@ public struct ContentDigest: Sendable {
     public static let emptySHA256 = ContentDigest().finalize()
 }
 
-/// A ``ContentDigest`` that jobs running elsewhere than the body's reader update, one batch after another.
+/// A ``ContentDigest`` shared by the jobs that hash a body's batches away from the task reading the body.
 ///
-/// A backend that hashes a batch on another thread while it writes it (so the thread that reads the body only reads)
-/// keeps the digest here. The batches must be added in the body's order: the backend starts a batch's hashing only
-/// once the previous batch's hashing has finished.
+/// A backend that hashes each batch on another executor while it writes the batch (so the task reading the body
+/// only reads) keeps the digest here. The batches must be added in the body's order: the backend starts a batch's
+/// hashing only once the previous batch's hashing has finished.
 package final class SharedContentDigest: Sendable {
     private let digest = Mutex(ContentDigest())
 

@@ -36,9 +36,9 @@ extension FileSystemStorage {
 
     /// How many bytes of a body are gathered before they are hashed and written, by two jobs running at once.
     ///
-    /// Memory holds two batches per upload: the one being hashed and written, and the next one arriving. Each batch
-    /// ends where the three wait for the slowest, so fewer batches cost fewer waits: `Docs/benchmarks.md` ("PutFile:
-    /// the body's reader only reads") has the figures of 2, 4 and 8 MiB.
+    /// Memory holds two batches per upload: the one being hashed and written, and the next one arriving. At the end of
+    /// each batch, receiving, hashing and writing wait for the slowest of them, so fewer batches cost fewer waits:
+    /// `Docs/benchmarks.md` ("PutFile: the body's reader only reads") has the figures of 1, 2, 4 and 8 MiB.
     static let writeBatchBytes = 4 << 20
 
     /// Streams a body into a new temporary file, flushed and stamped; the file is removed if anything fails.
