@@ -21,6 +21,29 @@ struct ContentDigestTests {
         #expect(digest.finalize() == oneShot.finalize())
     }
 
+    @Test func sharedDigestOfBatchesHashedByJobsInTurnEqualsOneShot() async {
+        let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 13) }
+        let shared = SharedContentDigest()
+        // Batches of a few buffers each, each hashed by a job on the global executor once the previous one ended, as
+        // the backends do.
+        var offset = 0
+        for batchSize in [3, 1, 5, 2] {
+            var batch: [ByteBuffer] = []
+            for _ in 0..<batchSize where offset < bytes.count {
+                let end = min(offset + 17_000, bytes.count)
+                batch.append(ByteBuffer(bytes: bytes[offset..<end]))
+                offset = end
+            }
+            await Task(executorPreference: globalConcurrentExecutor) { [batch] in shared.update(batch) }.value
+        }
+        shared.update([ByteBuffer(bytes: bytes[offset...])])
+        var oneShot = ContentDigest()
+        oneShot.update(ByteBuffer(bytes: bytes))
+        let result = shared.result
+        #expect(result.byteCount == Int64(bytes.count))
+        #expect(result.sha256 == oneShot.finalize())
+    }
+
     @Test func knownVectors() {
         #expect(
             ContentDigest.emptySHA256.hexString
