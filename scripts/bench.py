@@ -6,7 +6,8 @@ serving the same bodies, `wopi-host serve` on SQLite and on the file system, and
 behind nginx (scripts/cluster.sh), measured on one host directly and through the front. Requests are driven by
 wrk at 16 connections (Benchmarks/wrk/wopi.lua); file bodies by `wopikit-bench`, which also reads the hosts' peak
 RSS. GetFile's throughput is also read by wrk, which discards the body (`wopikit-bench` checks every page it
-reads, which caps what it can measure).
+reads, which caps what it can measure), and PutFile's is also measured with the body sent by sendfile(2) from the page
+cache, beside dd (`sendfile_puts`: `wopikit-bench` generates the body on the same CPUs as the host).
 
     scripts/bench.py                 release build, full figures, table prepended to Docs/benchmarks.md
     scripts/bench.py --no-doc --scenario CheckFileInfo --no-cluster --no-transfers --no-instrumentation \
