@@ -232,14 +232,27 @@ class Scenarios:
             raise BenchFailure(f"{method} {parts.path} answered {response.status}: {body[:300]!r}")
         return body
 
+    def root(self, src=None, token=None):
+        """The URL of the demo user's root container, from the ancestry of Notes.txt (`src`, `token`: its WOPI URL
+        and a token, when the caller has them); looked up once."""
+        if getattr(self, "root_url", None) is None:
+            if src is None:
+                src, token = self.token("Notes.txt")
+            ancestry = json.loads(self.request("GET", f"{src}/ancestry?access_token={token}"))
+            self.root_url = ancestry["AncestorsWithRootFirst"][0]["Url"]
+        return self.root_url
+
+    def create_file(self, name):
+        """Creates the empty file `name` in the root container; returns its URL, with an access token."""
+        return json.loads(self.request("POST", self.root(), {"X-WOPI-Override": "CREATE_CHILD_FILE",
+                                                             "X-WOPI-SuggestedTarget": name}))["Url"]
+
     def prepare(self, children_count):
         """Creates what the scenarios need; returns the request paths of each."""
         src, token = self.token("Notes.txt")
         file_url = f"{src}?access_token={token}"
         info = self.request("GET", file_url)
-        ancestry = json.loads(self.request("GET", f"{src}/ancestry?access_token={token}"))
-        root_url = ancestry["AncestorsWithRootFirst"][0]["Url"]
-        self.root_url = root_url
+        root_url = self.root(src, token)
         folder = json.loads(self.request("POST", root_url, {"X-WOPI-Override": "CREATE_CHILD_CONTAINER",
                                                             "X-WOPI-SuggestedTarget": "Bench"}))
         folder_url = folder["ContainerPointer"]["Url"]
@@ -266,9 +279,7 @@ class Scenarios:
 
     def upload(self, name, source):
         """Creates `name` in the root container with the content of the file `source`; returns its GetFile path."""
-        url = json.loads(self.request("POST", self.root_url, {"X-WOPI-Override": "CREATE_CHILD_FILE",
-                                                              "X-WOPI-SuggestedTarget": name}))["Url"]
-        parts = urllib.parse.urlsplit(url)
+        parts = urllib.parse.urlsplit(self.create_file(name))
         contents = f"{parts.path}/contents?{parts.query}"
         connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=600)
         try:
@@ -285,10 +296,7 @@ class Scenarios:
 
     def lock_scenarios(self, prefix):
         """GetLock and the Lock cycle on LOCK_FILES new files named PREFIX-N.txt, one per connection."""
-        urls = [json.loads(self.request("POST", self.root_url, {"X-WOPI-Override": "CREATE_CHILD_FILE",
-                                                                "X-WOPI-SuggestedTarget": f"{prefix}-{i}.txt"}))["Url"]
-                for i in range(LOCK_FILES)]
-        paths = [request_path(u) for u in urls]
+        paths = [request_path(self.create_file(f"{prefix}-{i}.txt")) for i in range(LOCK_FILES)]
         return {"GetLock": (paths, "GET_LOCK"), "Lock→Refresh→Unlock": (paths, "LOCK,REFRESH_LOCK,UNLOCK")}
 
 
@@ -408,11 +416,7 @@ def sendfile_put(host, name, source, sha256):
     The client costs next to nothing (as dd's reads), so the host's own speed shows. The file is new (empty, so
     unlocked), so that no earlier round's content is being freed meanwhile. The content is then checked by
     CheckFileInfo's Size and SHA256 (`sha256`: of `source`, base64). Returns MiB/s and host CPU µs per MiB."""
-    src, token = host.token("Notes.txt")
-    ancestry = json.loads(host.request("GET", f"{src}/ancestry?access_token={token}"))
-    root_url = ancestry["AncestorsWithRootFirst"][0]["Url"]
-    url = json.loads(host.request("POST", root_url, {"X-WOPI-Override": "CREATE_CHILD_FILE",
-                                                     "X-WOPI-SuggestedTarget": name}))["Url"]
+    url = host.create_file(name)
     parts = urllib.parse.urlsplit(url)
     size = os.path.getsize(source)
     head = (f"POST {parts.path}/contents?{parts.query} HTTP/1.1\r\nHost: {parts.netloc}\r\n"
