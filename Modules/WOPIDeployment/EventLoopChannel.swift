@@ -11,13 +11,21 @@ import NIOCore
 /// so the task, its child tasks and the default actors it calls run there (`Docs/architecture.md`, "Requests run on
 /// their connection's event loop"). Work that can wait still leaves the loop, as before: NIO's thread pool,
 /// GRDB's writer, the network.
+///
+/// It also lets the connection read up to `maximumReadSize` bytes at once (NIO's default is 64 KiB): each read
+/// goes through the HTTP decoder, the channel's async stream and the task reading the body, so a body read in
+/// larger pieces costs less CPU per byte (``WOPIDeployment/Configuration/maximumReadSize``).
 struct EventLoopChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
 
     let base: Base
+    let maximumReadSize: Int
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        base.setup(channel: channel, logger: logger)
+        let reads = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: maximumReadSize)
+        return channel.setOption(ChannelOptions.recvAllocator, value: reads).flatMap {
+            base.setup(channel: channel, logger: logger)
+        }
     }
 
     func handle(value: Value, logger: Logger) async {

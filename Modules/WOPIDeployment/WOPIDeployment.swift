@@ -179,15 +179,18 @@ public final class WOPIDeployment: Sendable {
     }
 
     /// The HTTP/1.1 server of the configuration, for an `Application` of your own (``application(onServerRunning:)``
-    /// uses it): TLS when ``Configuration/tls`` is set, the idle timeout, and each connection's requests handled on
+    /// uses it): TLS when ``Configuration/tls`` is set, the idle timeout, reads of up to
+    /// ``Configuration/maximumReadSize``, and each connection's requests handled on
     /// the event loop that reads the connection, not on Swift's cooperative pool, which saves every request two
     /// thread switches (`Docs/architecture.md`, "Requests run on their connection's event loop"). A handler of your
     /// own on this server must not block: send blocking work to a thread pool, as the stores do.
     public func server() -> HTTPServerBuilder {
         let http = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
         let tls = configuration.tls
+        let maximumReadSize = configuration.maximumReadSize
         return HTTPServerBuilder { responder in
-            let http1 = EventLoopChannel(base: HTTP1Channel(responder: responder, configuration: http))
+            let http1 = EventLoopChannel(
+                base: HTTP1Channel(responder: responder, configuration: http), maximumReadSize: maximumReadSize)
             return try tls.map { try TLSChannel(http1, tlsConfiguration: $0) } ?? http1
         }
     }

@@ -1,14 +1,17 @@
 import Dispatch
 import Hummingbird
 import Logging
+import NIOCore
+import NIOHTTP1
 import NIOPosix
 import Testing
 import WOPIDeployment
 import WOPIServerHummingbird
 import WOPITestSupport
 
-/// `WOPIDeployment.server()` handles a connection's requests on the event loop that reads it (Docs/architecture.md,
-/// "Requests run on their connection's event loop"), on a real socket.
+/// `WOPIDeployment.server()`, on a real socket: it handles a connection's requests on the event loop that reads it
+/// (Docs/architecture.md, "Requests run on their connection's event loop"), and reads a body in pieces of up to
+/// `Configuration.maximumReadSize`.
 @Suite struct DeploymentEventLoopTests {
     /// Where a request ran: on an event loop, and on the same one after a wait off the loop and in a child task.
     static func whereItRan() async -> String {
@@ -40,6 +43,37 @@ import WOPITestSupport
         // The same route on Hummingbird's own server runs on the cooperative pool: the check can tell them apart.
         try await LoopbackServer.run(router, logger: logger) { (base: String) async throws in
             #expect(try await HTTP.get(base + "/where").text == "off the event loops")
+        }
+    }
+
+    @Test func bodiesAreReadInPiecesOfUpToTheMaximumReadSize() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        let deployment = try await WOPIDeployment(
+            stores: try DeploymentStores.sqlite(directory: directory.url), configuration: .init(), logger: logger)
+        let router = Router(context: WOPIRequestContext.self)
+        router.post("largest-piece") { request, _ -> String in
+            var largest = 0
+            for try await piece in request.body { largest = max(largest, piece.readableBytes) }
+            return "\(largest)"
+        }
+        // 16 MiB sent at once over loopback: the socket holds more than a read takes, so reads fill their buffers
+        // and the adaptive buffer grows to its maximum.
+        let body = ByteBuffer(repeating: UInt8(ascii: "a"), count: 16 << 20)
+        func largestPiece(_ base: String) async throws -> Int {
+            Int(try await HTTP.send(.POST, base + "/largest-piece", bodyBuffer: body).text) ?? 0
+        }
+        let maximum = deployment.configuration.maximumReadSize
+        try await LoopbackServer.run(router, server: deployment.server(), logger: logger) {
+            (base: String) async throws in
+            let largest = try await largestPiece(base)
+            #expect(largest > 64 << 10 && largest <= maximum)
+        }
+        // Hummingbird's own server reads at most NIO's default, 64 KiB.
+        try await LoopbackServer.run(router, logger: logger) { (base: String) async throws in
+            #expect(try await largestPiece(base) <= 64 << 10)
         }
     }
 }
