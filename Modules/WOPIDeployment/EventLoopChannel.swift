@@ -22,7 +22,9 @@ struct EventLoopChannel<Base: ServerChildChannel>: ServerChildChannel {
     let maximumReadSize: Int
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let reads = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: maximumReadSize)
+        // NIO's own bounds, whatever the configuration says: reads start at 2 KiB and never go below 64 bytes.
+        let maximum = max(maximumReadSize, 64)
+        let reads = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: min(2048, maximum), maximum: maximum)
         return channel.setOption(ChannelOptions.recvAllocator, value: reads).flatMap {
             base.setup(channel: channel, logger: logger)
         }
