@@ -105,10 +105,13 @@ package final class PostgresServer: Sendable {
         defer { Task { await database.shutdown() } }
         _ = try await database.client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)")).collect()
         // The suites run in parallel, several with host processes of their own: on a loaded 2-core machine a
-        // connection can stay busy for seconds, so a lease waits up to 10 s before the operation fails.
+        // connection can stay busy for seconds, so a lease waits up to 30 s before the operation fails. 10 s was
+        // not enough on a machine whose CPU was three times slower: 32 concurrent sign-in failures (one row, so one
+        // commit after the other) timed out while the suites beside them wrote gigabytes. No test here waits for
+        // this timeout to pass (`PoolLeaseTimeoutTests` sets its own).
         return PostgresPool.Configuration(
             host: "127.0.0.1", port: port, username: Self.role, database: name, poolSize: poolSize,
-            leaseTimeout: .seconds(10))
+            leaseTimeout: .seconds(30))
     }
 
     /// The `postgres://` URL of a database of this server.
