@@ -14,7 +14,9 @@ import NIOCore
 ///
 /// It also lets the connection read up to `maximumReadSize` bytes at once (NIO's default is 64 KiB): each read
 /// goes through the HTTP decoder, the channel's async stream and the task reading the body, so a body read in
-/// larger pieces costs less CPU per byte (``WOPIDeployment/Configuration/maximumReadSize``).
+/// larger pieces costs less CPU per byte (``WOPIDeployment/Configuration/maximumReadSize``). It reads once per turn
+/// of the loop (NIO's default is up to 4 times), so that the other connections of the loop wait for at most one
+/// read: with 4 reads of 1 MiB per turn, the p99 of a CheckFileInfo beside a 1 GiB PutFile rose by half.
 struct EventLoopChannel<Base: ServerChildChannel>: ServerChildChannel {
     typealias Value = Base.Value
 
@@ -25,9 +27,9 @@ struct EventLoopChannel<Base: ServerChildChannel>: ServerChildChannel {
         // NIO's own bounds, whatever the configuration says: reads start at 2 KiB and never go below 64 bytes.
         let maximum = max(maximumReadSize, 64)
         let reads = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: min(2048, maximum), maximum: maximum)
-        return channel.setOption(ChannelOptions.recvAllocator, value: reads).flatMap {
-            base.setup(channel: channel, logger: logger)
-        }
+        return channel.setOption(ChannelOptions.recvAllocator, value: reads)
+            .flatMap { channel.setOption(ChannelOptions.maxMessagesPerRead, value: 1) }
+            .flatMap { base.setup(channel: channel, logger: logger) }
     }
 
     func handle(value: Value, logger: Logger) async {
