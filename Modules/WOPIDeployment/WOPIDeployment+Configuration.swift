@@ -50,9 +50,10 @@ extension WOPIDeployment {
         public var idleTimeout: Duration = .seconds(30)
         /// The most bytes a connection reads from its socket at once: while a body streams in, the read buffer grows
         /// from 2 KiB up to this, rounded up to a power of two (NIO's `AdaptiveRecvByteBufferAllocator`). NIO's
-        /// default is 64 KiB; with 1 MiB, a 1 GiB PutFile cost the host about a fifth less CPU on SQLite and a third
-        /// less on the file system, for up to 20 MiB more memory per upload in flight: the connection's stream holds
-        /// up to 10 reads, and the request body's up to 4 (Docs/benchmarks.md, "A body read 1 MiB at a time").
+        /// default is 64 KiB; with 1 MiB, a 1 GiB PutFile cost the host a fifth to a third less CPU on SQLite and a
+        /// third or more less on the file system, for up to 20 MiB more memory per upload in flight: the connection's
+        /// stream holds up to 10 reads, and the request body's up to 4 (Docs/benchmarks.md, "A body read 1 MiB at a
+        /// time").
         public var maximumReadSize = 1 << 20
         /// The `Server` header.
         public var serverName = "wopikit"
