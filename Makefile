@@ -50,6 +50,7 @@ bench: test-deps
 	$(SWIFT) build -c release --product wopi-host
 	$(SWIFT) build -c release --product wopikit-bench
 	$(SWIFT) build -c release --product wopikit-hello
+	$(SWIFT) build -c release --product wopi
 	scripts/bench.py --bin $$($(SWIFT) build -c release --show-bin-path)
 
 ## make bench-smoke: every scenario of the suite for a second, on the debug build `make test` made, PostgreSQL
