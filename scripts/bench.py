@@ -624,7 +624,7 @@ def main():
     # `wopi` is the client of the Office documents' scenario (`office_documents`): checked here with the rest when
     # that scenario runs, so that a missing product fails the run at once rather than after the others.
     alone = options.instrumentation_only or options.incremental_only
-    with_office = options.office_only or not alone and (not options.scenario or "Office" in options.scenario)
+    with_office = options.office_only or (not alone and (not options.scenario or "Office" in options.scenario))
     products = () if options.office_only else ("wopikit-bench", "wopikit-hello")
     for product in ("wopi-host",) + products + (("wopi",) if with_office else ()):
         if not os.access(os.path.join(bin_dir, product), os.X_OK):
