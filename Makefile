@@ -11,19 +11,22 @@ OWN_PROCESS = 'PostgresTests|ClusterValidatorScenarioTests'
 # swift test, with a failing pass's failures printed again at its end (where a CI log's tail shows them).
 TEST = SWIFT=$(SWIFT) scripts/swift-test.sh
 
-.PHONY: run test build lint format deps test-deps alerts bench bench-smoke fuzz fuzz-smoke fuzz-build test-asan test-tsan docs api
+.PHONY: run test build lint format deps test-deps alerts examples-standalone bench bench-smoke fuzz fuzz-smoke fuzz-build test-asan test-tsan docs api
 
 ## make run: build and start the example host on its default storage (seeds a demo user on first start).
 run: deps
 	$(SWIFT) build -c release --product wopi-host
 	$$($(SWIFT) build -c release --show-bin-path)/wopi-host serve --demo --data $(DATA) --port $(PORT)
 
-## make test: lint, build everything and run every test, build the docs (30-90 s on top of the test build), check
-## the public API against the release in API/baseline (scripts/check-api.sh, about 2 minutes), build copies of the examples in a package outside the repository (scripts/check-examples-standalone.sh: a provider who
-## copies them must find public API only), then the benchmark suite's smoke run and a short pass of every fuzz target. The real-mount FUSE suites run in a test
-## process of their own: a child that another test spawns must never inherit a descriptor open on a test mount. So
-## do the allocation counts, which see the whole process, the p99 of CheckFileInfo beside a 1 GiB PutFile (timed), and the PostgreSQL suites (with the validator scenarios
-## through nginx over 3 hosts), which start their own servers, host processes and balancer and time their failures.
+## make test: lint (formatting, and the imports: scripts/check-imports.py), build everything and run every test, build
+## the docs (30-90 s on top of the test build), check the public API against the release in API/baseline
+## (scripts/check-api.sh, about 2 minutes), then the benchmark suite's smoke run and a short pass of every fuzz target.
+## The examples are built with `packageAccess: false`, so the test build itself proves they use public API only; `make
+## examples-standalone` proves it the long way. The real-mount FUSE suites run in a test process of their own: a child
+## that another test spawns must never inherit a descriptor open on a test mount. So do the allocation counts, which
+## see the whole process, the p99 of CheckFileInfo beside a 1 GiB PutFile (timed), and the PostgreSQL suites (with the
+## validator scenarios through nginx over 3 hosts), which start their own servers, host processes and balancer and
+## time their failures.
 test: test-deps lint alerts
 	$(SWIFT) build --build-tests
 	$(TEST) --skip-build --skip FUSEMountTests --skip AllocationTests --skip InlineReadLatencyTests --skip $(OWN_PROCESS)
@@ -33,9 +36,14 @@ test: test-deps lint alerts
 	$(TEST) --skip-build --filter InlineReadLatencyTests
 	SWIFT=$(SWIFT) scripts/build-docs.sh
 	SWIFT=$(SWIFT) scripts/check-api.sh
-	SWIFT=$(SWIFT) scripts/check-examples-standalone.sh
 	$(MAKE) bench-smoke
 	$(MAKE) fuzz-smoke
+
+## make examples-standalone: copies of the examples built in a package of their own outside the repository, as a
+## provider builds them (scripts/check-examples-standalone.sh: a full debug build of WOPIKit and its dependencies,
+## about 10 minutes on two slow cores). `make test` relies on `packageAccess: false` and check-imports.py instead.
+examples-standalone: deps
+	SWIFT=$(SWIFT) scripts/check-examples-standalone.sh
 
 ## make alerts (part of make test): the Prometheus alerting rules of Examples/prometheus are valid and fire when
 ## their unit tests say (promtool, from Debian's prometheus package).

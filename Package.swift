@@ -429,6 +429,8 @@ let package = Package(
         ),
 
         // MARK: Examples
+        // A provider copies the examples into their own package, where WOPIKit's `package` symbols are out of reach:
+        // `packageAccess: false` holds the examples here to the same public API.
         .executableTarget(
             name: "wopi-host",
             dependencies: [
@@ -460,6 +462,7 @@ let package = Package(
             ],
             path: "Examples/wopi-host",
             resources: [.copy("Samples")],
+            packageAccess: false,
             swiftSettings: swiftSettings
         ),
         .executableTarget(
@@ -479,6 +482,7 @@ let package = Package(
                 .tracing,
             ],
             path: "Examples/wopi",
+            packageAccess: false,
             swiftSettings: swiftSettings
         ),
 
@@ -486,6 +490,7 @@ let package = Package(
             name: "wopikit-minimal-host",
             dependencies: ["WOPIDeployment"],
             path: "Examples/minimal-host",
+            packageAccess: false,
             swiftSettings: swiftSettings
         ),
 
