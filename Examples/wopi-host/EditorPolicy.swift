@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import WOPIModels
 import WOPIServer
 import WOPIStorage
@@ -19,6 +20,14 @@ struct EditorPolicy: AccessPolicy {
     let inner: any AccessPolicy
     /// The IDs or sign-in names of the users who administer the host.
     let admins: Set<String>
+    /// The avatars drawn so far: every CheckFileInfo needs its user's, and drawing one costs more than the rest of
+    /// this policy together.
+    private let avatars = Avatars()
+
+    init(inner: any AccessPolicy, admins: Set<String>) {
+        self.inner = inner
+        self.admins = admins
+    }
 
     func access(of user: WOPIUser, to item: StorageItem) async throws -> ItemAccess {
         try await inner.access(of: user, to: item)
@@ -48,8 +57,8 @@ struct EditorPolicy: AccessPolicy {
 
     func describe(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess) async throws {
         try await inner.describe(file: file, &info, user: user, access: access)
-        var extra = ["avatar": Self.avatar(for: user.displayName)]
-        if user.signInName.contains("@") { extra["mail"] = user.signInName }
+        var extra = ["avatar": avatars.avatar(for: user.displayName)]
+        if user.signInName.contains("@" as Character) { extra["mail"] = user.signInName }
         info.userExtraInfo = extra
         info.isAdminUser = admins.contains(user.id) || admins.contains(user.signInName)
         info.isUserLocked = false
@@ -79,5 +88,21 @@ struct EditorPolicy: AccessPolicy {
             + "fill='hsl(\(hue),45%,45%)'/><text x='32' y='41' font-family='sans-serif' font-size='26' "
             + "text-anchor='middle' fill='white'>\(escaped)</text></svg>"
         return "data:image/svg+xml;base64," + Data(svg.utf8).base64EncodedString()
+    }
+
+    /// The avatars of the display names seen, up to 4,096 names (then it starts again), so a host with many users
+    /// keeps a bounded set.
+    private final class Avatars: Sendable {
+        private let drawn = Mutex<[String: String]>([:])
+
+        func avatar(for name: String) -> String {
+            if let avatar = drawn.withLock({ $0[name] }) { return avatar }
+            let avatar = EditorPolicy.avatar(for: name)
+            drawn.withLock { drawn in
+                if drawn.count >= 4_096 { drawn.removeAll(keepingCapacity: true) }
+                drawn[name] = avatar
+            }
+            return avatar
+        }
     }
 }

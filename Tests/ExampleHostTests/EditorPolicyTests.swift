@@ -29,6 +29,7 @@ import WOPITestSupport
             #expect(owner["DisablePrint"] as? Bool == false && owner["DisableCopy"] as? Bool == false)
             let extra = try #require(owner["UserExtraInfo"] as? [String: String])
             #expect(extra["avatar"]?.hasPrefix("data:image/svg+xml;base64,") == true)
+            #expect(extra["mail"] == "demo@example.com", "demo signs in with a mail address")
             #expect(owner["FileUrl"] is String, "the deployment hands out a FileUrl by default")
 
             let carol = try await HostProcess.token(
@@ -42,6 +43,13 @@ import WOPITestSupport
                 #expect(viewer[key] as? Bool == true, "\(key) for a view-only grantee")
             }
             #expect(viewer["CopyPasteRestrictions"] as? String == "CurrentDocumentOnly")
+
+            // Avatars are drawn once per name and kept: each user still gets their own.
+            let viewerExtra = try #require(viewer["UserExtraInfo"] as? [String: String])
+            #expect(viewerExtra["avatar"] != nil && viewerExtra["avatar"] != extra["avatar"])
+            #expect(viewerExtra["mail"] == nil, "carol signs in with a name, not a mail address")
+            let ownerAgain = try await HTTP.get("\(demo.wopiSrc)?access_token=\(demo.accessToken)").json()
+            #expect((ownerAgain["UserExtraInfo"] as? [String: String])?["avatar"] == extra["avatar"])
         }
     }
 }
