@@ -34,7 +34,7 @@ test: test-deps lint alerts
 	$(TEST) --skip-build --filter FUSEMountTests
 	$(TEST) --skip-build --filter AllocationTests
 	$(TEST) --skip-build --filter InlineReadLatencyTests
-	SWIFT=$(SWIFT) scripts/build-docs.sh
+	SWIFT=$(SWIFT) scripts/build-docs.sh --skip-build
 	SWIFT=$(SWIFT) scripts/check-api.sh
 	$(MAKE) bench-smoke
 	$(MAKE) fuzz-smoke

@@ -3,7 +3,10 @@
 #   .build/docs/<Target>.doccarchive   (open with `docc preview`, or serve the folder)
 #
 # Symbol graphs are extracted with `swift-symbolgraph-extract` from the modules of the debug test build, the one
-# `make build` and `make test` make (`swift build --build-tests`, a no-op when it is current). `swift package
+# `make build` and `make test` make (`swift build --build-tests`, a no-op when it is current). `make test` passes
+# --skip-build: with SwiftPM 6.3, every `swift test` plans the build again and lists the package's trait defines
+# (-DSQLite ...) in a new random order, so the next `swift build` recompiles every module of the package
+# (swiftlang/swift-package-manager#10525; 180 s here) although nothing changed. `swift package
 # dump-symbol-graph` is not used: it builds with other flags, so it and the test build would rebuild each other's
 # modules every time (2-3 minutes each here). Each target's catalog is `Modules/<Target>/<Target>.docc` or
 # `Plugins/<Target>/<Target>.docc`; the guides of Docs/ that a catalog links as <doc:name> are copied into it at
@@ -27,9 +30,14 @@ for tool in "$docc_cmd" "$extract_cmd"; do
   command -v "$tool" >/dev/null || { echo "error: '$tool' not found; it ships with the Swift toolchain" >&2; exit 2; }
 done
 
-echo "== build (swift build --build-tests)"
-build_log=$("$swift_cmd" build --build-tests 2>&1) || { echo "$build_log" | tail -40 >&2; exit 1; }
-echo "$build_log" | grep "Build complete" || true
+if [ "${1:-}" = --skip-build ]; then
+  [ -d .build/debug/Modules ] || {
+    echo "error: --skip-build, but there is no debug build; run swift build --build-tests" >&2; exit 1; }
+else
+  echo "== build (swift build --build-tests)"
+  build_log=$("$swift_cmd" build --build-tests 2>&1) || { echo "$build_log" | tail -40 >&2; exit 1; }
+  echo "$build_log" | grep "Build complete" || true
+fi
 # The debug products of the build above.
 bin=$(cd .build/debug && pwd -P)
 modules="$bin/Modules"

@@ -35,7 +35,8 @@ rm -rf "$dumps/$commit" && mkdir -p "$dumps/$commit"
 for dump in "API/$release"/*.json.gz; do gunzip -c "$dump" > "$dumps/$commit/$(basename "$dump" .gz)"; done
 # A library product the release did not have gets an empty API: all of its API is an addition. Without a dump,
 # SwiftPM checks the release out and builds all of it to look for the module (9 minutes here), then skips it.
-format=$(gunzip -c "API/$release/WOPIModels.json.gz" | grep -o '"json_format_version": *[0-9]*' | grep -o '[0-9]*$')
+dumped=("API/$release"/*.json.gz)
+format=$(gunzip -c "${dumped[0]}" | grep -o '"json_format_version": *[0-9]*' | grep -o '[0-9]*$')
 while read -r target; do
     [ -f "$dumps/$commit/$target.json" ] || printf '{"ABIRoot": {"kind": "Root", "name": "%s", "printedName": "%s", "json_format_version": %s}}\n' \
         "$target" "$target" "$format" > "$dumps/$commit/$target.json"
