@@ -31,7 +31,7 @@ for tool in "$docc_cmd" "$extract_cmd"; do
 done
 
 if [ "${1:-}" = --skip-build ]; then
-  [ -d .build/debug/Modules ] || {
+  [ -d .build/debug ] || {
     echo "error: --skip-build, but there is no debug build; run swift build --build-tests" >&2; exit 1; }
 else
   echo "== build (swift build --build-tests)"
@@ -55,7 +55,7 @@ while IFS= read -r dir; do extract_args+=(-I "$PWD/$dir"); done \
   < <(find .build/checkouts Modules Plugins -name module.modulemap -not -path '*/Tests/*' -exec dirname {} \; | sort -u)
 
 # The targets of the library products, in manifest order (every product of this package has one target).
-mapfile -t targets < <(grep -o '\.library(name: "[^"]*", targets: \["[^"]*"\]' Package.swift | sed 's/.*targets: \["\([^"]*\)"\]/\1/')
+mapfile -t targets < <(scripts/library-targets.sh)
 [ ${#targets[@]} -gt 0 ] || { echo "error: no library products found in Package.swift" >&2; exit 1; }
 
 rm -rf "$output" && mkdir -p "$output/.work"

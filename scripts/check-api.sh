@@ -40,6 +40,6 @@ format=$(gunzip -c "${dumped[0]}" | grep -o '"json_format_version": *[0-9]*' | g
 while read -r target; do
     [ -f "$dumps/$commit/$target.json" ] || printf '{"ABIRoot": {"kind": "Root", "name": "%s", "printedName": "%s", "json_format_version": %s}}\n' \
         "$target" "$target" "$format" > "$dumps/$commit/$target.json"
-done < <(grep -o '\.library(name: "[^"]*", targets: \["[^"]*"\]' Package.swift | sed 's/.*targets: \["\([^"]*\)"\]/\1/')
+done < <(scripts/library-targets.sh)
 $SWIFT package diagnose-api-breaking-changes "$commit" --baseline-dir "$dumps" \
     --breakage-allowlist-path API/allowed-breaks.txt
