@@ -154,6 +154,7 @@ let package = Package(
             name: "WOPIServerConformance",
             dependencies: [
                 "WOPIServer", "WOPIAuthorizationServer", "WOPIStorageConformance", "WOPIModels", "WOPIStorage",
+                .logging,
                 .nioCore,
             ],
             path: "Modules/WOPIServerConformance",
@@ -368,6 +369,7 @@ let package = Package(
                 "SQLiteStorage", "WOPIServer", "WOPIAuthorizationServer", "WOPIModels", "WOPIStorage",
                 "JSONRecordCodec", "ServerStoreTables",
                 .grdb,
+                .logging,
                 .nioCore,
             ],
             path: "Plugins/SQLiteServerStores",

@@ -227,10 +227,12 @@ public final class WOPIDeployment: Sendable {
     }
 
     /// Serves until SIGTERM or SIGINT, then shuts down in order: the HTTP server first (requests in flight
-    /// finish), then the stores' services in reverse order.
+    /// finish), then the audit log writes what it still holds (`AuditLog.flush()`), then the stores' services in
+    /// reverse order.
     public func run(onServerRunning: @escaping @Sendable (String) async -> Void = { _ in }) async throws {
         let storeServices = withMetricsFactory(metricsFactory) { stores.services(logger) }
-        let services = storeServices + metricsListener() + [try application(onServerRunning: onServerRunning)]
+        let services =
+            storeServices + auditFlush() + metricsListener() + [try application(onServerRunning: onServerRunning)]
         let group = ServiceGroup(
             configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await group.run()

@@ -1,10 +1,12 @@
 import Foundation
+import Logging
 public import WOPIServer
 public import WOPIStorageConformance
 
 /// The conformance kit for ``WOPIServer/AuditLog``: events read back field for field and in order, each filter of
-/// ``WOPIServer/AuditQuery`` alone and together, a second opener sees what the first recorded, and concurrent
-/// records from two openers all land.
+/// ``WOPIServer/AuditQuery`` alone and together, a second opener sees what the first recorded, concurrent
+/// records from two openers all land, and submitted events keep their turn among recorded ones and are written by
+/// ``WOPIServer/AuditLog/flush()``.
 ///
 /// Every case uses user and item IDs that start with a random tag, so the cases also run against a log that holds
 /// other events.
@@ -15,6 +17,8 @@ public enum AuditLogConformance {
             .init("events read back field for field, in the order recorded", roundTrip),
             .init("since, user and item filter alone and together", filters),
             .init("a second opener reads what the first recorded; 16 concurrent records all land", concurrent),
+            .init(
+                "submitted events in their turn among recorded ones; flush writes them for a second opener", submitted),
         ]
     }
 
@@ -90,5 +94,29 @@ public enum AuditLogConformance {
         try Check.expectEqual(read.count, 16, "no record twice")
         try Check.expectEqual(
             try await second.events(matching: AuditQuery(itemID: "\(tag)f")), read, "the second opener reads the same")
+    }
+
+    static func submitted(_ open: @escaping ConformanceCase<any AuditLog>.Opener) async throws {
+        let log = try await open()
+        let tag = tag()
+        let sequence = events(tag)
+        let logger = Logger(label: "wopikit.conformance.audit")
+        for (index, event) in sequence.enumerated() {
+            if index.isMultiple(of: 2) {
+                await log.submit(event, reportingFailuresTo: logger)
+            } else {
+                try await log.record(event)
+            }
+        }
+        try Check.expectEqual(
+            mine(try await log.events(matching: AuditQuery(since: date)), tag), sequence.filter { $0.userID != nil },
+            "submitted and recorded events read back in the order they came")
+        let last = AuditEvent(.open, at: date, userID: "\(tag)last", itemID: "\(tag)f9")
+        await log.submit(last, reportingFailuresTo: logger)
+        await log.flush()
+        let second = try await open()
+        try Check.expectEqual(
+            try await second.events(matching: AuditQuery(itemID: "\(tag)f9")), [last],
+            "a second opener reads a submitted event once the first has flushed")
     }
 }

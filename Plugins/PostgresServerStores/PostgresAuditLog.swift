@@ -1,5 +1,6 @@
 import Foundation
 import JSONRecordCodec
+public import Logging
 import PostgresNIO
 public import PostgresStorage
 import ServerStoreTables
@@ -32,6 +33,17 @@ public final class PostgresAuditLog: AuditLog {
         try await batches.record(event)
     }
 
+    public func submit(_ event: AuditEvent, reportingFailuresTo logger: Logger) async {
+        await batches.submit(event) { error in
+            logger.error(
+                "The audit log refused an event", metadata: ["action": "\(event.action)", "error": "\(error)"])
+        }
+    }
+
+    public func flush() async {
+        await batches.flush()
+    }
+
     /// Inserts `events` in their order, one row each, in one statement.
     private static func insert(_ events: [AuditEvent], into database: PostgresPool) async throws {
         var bindings = PostgresBindings(capacity: events.count * 4)
@@ -51,6 +63,7 @@ public final class PostgresAuditLog: AuditLog {
     }
 
     public func events(matching query: AuditQuery) async throws -> [AuditEvent] {
+        await batches.flush()
         let since = query.since?.timeIntervalSince1970
         let rows = try await database.values(
             "read the audit log", String.self,

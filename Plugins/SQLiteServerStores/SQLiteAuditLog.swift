@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import JSONRecordCodec
+public import Logging
 public import SQLiteStorage
 import ServerStoreTables
 public import WOPIServer
@@ -41,7 +42,19 @@ public final class SQLiteAuditLog: AuditLog {
         try await batches.record(event)
     }
 
+    public func submit(_ event: AuditEvent, reportingFailuresTo logger: Logger) async {
+        await batches.submit(event) { error in
+            logger.error(
+                "The audit log refused an event", metadata: ["action": "\(event.action)", "error": "\(error)"])
+        }
+    }
+
+    public func flush() async {
+        await batches.flush()
+    }
+
     public func events(matching query: AuditQuery) async throws -> [AuditEvent] {
+        await batches.flush()
         let rows = try await database.read("read the audit log") { db in
             try String.fetchAll(
                 db,

@@ -43,6 +43,25 @@ import WOPITestSupport
         #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("server.json").path))
     }
 
+    @Test("the opens answered just before SIGTERM are in the audit file once the host has stopped")
+    func opensAreWrittenAtShutdown() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let host = try HostProcess(dataDirectory: directory.url)
+        _ = try await host.waitUntilListening()
+        let token = try await HostProcess.token(data: directory.url, file: "Welcome.docx")
+        let url = "\(token.wopiSrc)?access_token=\(token.accessToken)"
+        // Opens are handed to the audit log without waiting (Docs/operations.md, "Audit trail").
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<40 { group.addTask { try await HTTP.get(url).status } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 40))
+        #expect(await host.stop(signal: SIGTERM) == 0)
+        let lines = try String(contentsOf: directory.appending("audit.jsonl"), encoding: .utf8)
+        #expect(lines.split(separator: "\n").filter { $0.contains(#""action":"open""#) }.count == 40)
+    }
+
     @Test("without --demo, serve starts with no account at all and says how to add one")
     func noDemoAccountWithoutTheFlag() async throws {
         let directory = try TemporaryDirectory()

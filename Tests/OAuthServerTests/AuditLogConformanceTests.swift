@@ -1,6 +1,8 @@
 import Foundation
+import Logging
 import SQLiteServerStores
 import SQLiteStorage
+import Synchronization
 import Testing
 import WOPIServer
 import WOPIServerConformance
@@ -45,5 +47,23 @@ struct AuditLogConformanceTests {
         }
         #expect(failed.contains { $0.hasPrefix("events read back field for field") })
         #expect(failed.contains { $0.hasPrefix("since, user and item filter") })
+    }
+
+    /// A log that queues what is submitted and never writes it.
+    final class QueueThatNeverWrites: AuditLog {
+        let written = InMemoryAuditLog()
+        let queued = Mutex<[AuditEvent]>([])
+        func record(_ event: AuditEvent) { written.record(event) }
+        func submit(_ event: AuditEvent, reportingFailuresTo logger: Logger) { queued.withLock { $0.append(event) } }
+        func events(matching query: AuditQuery) -> [AuditEvent] { written.events(matching: query) }
+    }
+
+    @Test("the kit fails a log that loses submitted events")
+    func catchesLostSubmissions() async throws {
+        let kit = try #require(AuditLogConformance.cases.first { $0.name.hasPrefix("submitted events") })
+        let broken = QueueThatNeverWrites()
+        await #expect(throws: ConformanceFailure.self) { try await kit.run { broken } }
+        let handed = broken.queued.withLock { $0.count }
+        #expect(handed > 0, "it was handed submitted events")
     }
 }

@@ -2,9 +2,11 @@ import Foundation
 import Synchronization
 import Testing
 import WOPIServer
+import WOPITestSupport
 
 /// `AuditGroupCommit`: events recorded while a batch is written go out together in the next one, each once, in
-/// order; every caller returns only after its own batch, with its error.
+/// order; every caller returns only after its own batch, with its error. Submitted events wait for the next batch
+/// (a record's, a flush's, or their own after `submittedDelay` on the injected clock) and keep their turn.
 @Suite struct AuditGroupCommitTests {
     /// A batch writer that records what it wrote and, while `held`, waits for `release()` before writing.
     final class Recorder: Sendable {
@@ -109,6 +111,116 @@ import WOPIServer
         #expect(written.count == 500)
         #expect(Set(written) == Set((0..<500).map(Self.event)))
         #expect(commit.waitingCount == 0)
+    }
+
+    /// A failure handler that keeps what it is handed.
+    final class Failures: Sendable {
+        private let errors = Mutex<[String]>([])
+        var all: [String] { errors.withLock { $0 } }
+        var report: @Sendable (any Error) -> Void { { [self] error in errors.withLock { $0.append("\(error)") } } }
+    }
+
+    @Test func submittedEventsWaitForTheDelayThenGoOutAsOneBatch() async throws {
+        let recorder = Recorder()
+        let clock = TestClock()
+        let commit = AuditGroupCommit(clock: clock, writeBatch: recorder.write)
+        let failures = Failures()
+        for index in 0..<5 { await commit.submit(Self.event(index), reportingFailuresTo: failures.report) }
+        await clock.waitForSleepers(1)
+        #expect(recorder.batches.isEmpty, "nothing is written before the delay")
+        #expect(commit.waitingCount == 5)
+        clock.advance(by: AuditGroupCommit.submittedDelay - .milliseconds(1))
+        await Task.yield()
+        #expect(recorder.batches.isEmpty)
+        clock.advance(by: .milliseconds(1))
+        await Self.waitUntil { !recorder.batches.isEmpty }
+        #expect(recorder.batches == [(0..<5).map(Self.event)])
+        #expect(commit.waitingCount == 0 && failures.all.isEmpty)
+        // The next submission schedules a write of its own again.
+        await commit.submit(Self.event(5), reportingFailuresTo: failures.report)
+        await clock.waitForSleepers(1)
+        clock.advance(by: AuditGroupCommit.submittedDelay)
+        await Self.waitUntil { recorder.batches.count == 2 }
+        #expect(recorder.batches.last == [Self.event(5)])
+    }
+
+    @Test func aRecordCarriesTheSubmittedEventsBeforeItsOwn() async throws {
+        let recorder = Recorder()
+        let clock = TestClock()
+        let commit = AuditGroupCommit(clock: clock, writeBatch: recorder.write)
+        let failures = Failures()
+        for index in 0..<3 { await commit.submit(Self.event(index), reportingFailuresTo: failures.report) }
+        try await commit.record(Self.event(3))
+        await commit.submit(Self.event(4), reportingFailuresTo: failures.report)
+        await commit.flush()
+        #expect(recorder.batches == [(0...3).map(Self.event), [Self.event(4)]])
+        // The write scheduled by the first submission finds nothing left.
+        await clock.waitForSleepers(1)
+        clock.advance(by: AuditGroupCommit.submittedDelay)
+        await Self.waitUntil { clock.sleeperCount == 0 }
+        await Task.yield()
+        #expect(recorder.batches.count == 2 && failures.all.isEmpty)
+    }
+
+    @Test func submittedDuringAWriteKeepTheirTurnAndAFailureIsReported() async throws {
+        let recorder = Recorder(holdingTheFirstBatch: true, failing: [3])
+        let commit = AuditGroupCommit(clock: TestClock(), writeBatch: recorder.write)
+        let failures = Failures()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await commit.record(Self.event(0)) }
+            await Self.waitUntil { recorder.isHolding }
+            await commit.submit(Self.event(1), reportingFailuresTo: failures.report)
+            group.addTask { await #expect(throws: CocoaError.self) { try await commit.record(Self.event(2)) } }
+            await Self.waitUntil { commit.waitingCount == 2 }
+            await commit.submit(Self.event(3), reportingFailuresTo: failures.report)
+            recorder.release()
+            try await group.waitForAll()
+        }
+        // Event 2's caller writes what came during the first batch, in order: 1, 2, 3; that batch of 3 fails.
+        #expect(recorder.batches == [[Self.event(0)], [1, 2, 3].map(Self.event)])
+        #expect(failures.all.count == 2, "each submitted event of the failed batch is reported")
+    }
+
+    @Test func submittingPastTheQueueLimitWaitsAsARecordDoes() async throws {
+        let recorder = Recorder(holdingTheFirstBatch: true)
+        let commit = AuditGroupCommit(clock: TestClock(), writeBatch: recorder.write)
+        let failures = Failures()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await commit.record(Self.event(0)) }
+            await Self.waitUntil { recorder.isHolding }
+            for index in 1...AuditGroupCommit.queueLimit {
+                await commit.submit(Self.event(index), reportingFailuresTo: failures.report)
+            }
+            let past = AuditGroupCommit.queueLimit + 1
+            group.addTask { await commit.submit(Self.event(past), reportingFailuresTo: failures.report) }
+            await Self.waitUntil { commit.waitingCount == past }
+            #expect(recorder.batches.isEmpty, "the submission past the limit waits behind the held batch")
+            recorder.release()
+            try await group.waitForAll()
+        }
+        let written = recorder.batches.flatMap { $0 }
+        #expect(written == (0...AuditGroupCommit.queueLimit + 1).map(Self.event))
+        #expect(failures.all.isEmpty && commit.waitingCount == 0)
+    }
+
+    @Test func flushReturnsOnceEverythingBeforeItIsWritten() async throws {
+        let recorder = Recorder(holdingTheFirstBatch: true)
+        let commit = AuditGroupCommit(clock: TestClock(), writeBatch: recorder.write)
+        await commit.flush()  // nothing waits: returns at once
+        let failures = Failures()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await commit.record(Self.event(0)) }
+            await Self.waitUntil { recorder.isHolding }
+            await commit.submit(Self.event(1), reportingFailuresTo: failures.report)
+            group.addTask {
+                await commit.flush()
+                #expect(recorder.batches.flatMap { $0 } == [0, 1].map(Self.event))
+            }
+            await Self.waitUntil { commit.waitingCount == 2 }
+            recorder.release()
+            try await group.waitForAll()
+        }
+        #expect(recorder.batches == [[Self.event(0)], [Self.event(1)]])
     }
 
     @Test func fileLinesAreTheBytesOfJSONEncoder() throws {

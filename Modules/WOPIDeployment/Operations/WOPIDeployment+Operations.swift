@@ -4,6 +4,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
+import WOPIServer
 import WOPIServerHummingbird
 
 extension WOPIDeployment {
@@ -53,9 +54,26 @@ extension WOPIDeployment {
         ]
     }
 
+    /// A service that, once the server has stopped, waits for the audit log to write the events it still queues
+    /// (the opens it was handed without waiting); none without an audit log.
+    func auditFlush() -> [any Service] {
+        stores.audit.map { [AuditFlush(log: $0)] } ?? []
+    }
+
     private static func probeAnswer(_ status: HTTPResponse.Status, _ text: String) -> Response {
         Response(
             status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
             body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+/// Flushes an audit log at shutdown (`WOPIDeployment.auditFlush()`).
+private struct AuditFlush: Service {
+    let log: any AuditLog
+
+    func run() async {
+        // Cancelled instead of shut down gracefully: flush all the same.
+        try? await gracefulShutdown()
+        await log.flush()
     }
 }

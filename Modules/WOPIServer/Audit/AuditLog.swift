@@ -1,4 +1,5 @@
 public import Foundation
+public import Logging
 
 /// Where a host records who did what: sign-ins, token mints, opens and saves, renames and deletes, shares, lock
 /// conflicts and breaks, proof-key failures (Docs/operations.md).
@@ -10,11 +11,34 @@ public import Foundation
 /// ``ActivityLog`` is another thing: the comments and mentions a WOPI client reports through AddActivities, kept
 /// for the client; this log is what the host did, kept for the operator.
 public protocol AuditLog: Sendable {
-    /// Appends `event`; events are kept in the order they were recorded.
+    /// Appends `event`, and returns once it is written; events are kept in the order they were recorded or
+    /// submitted.
     func record(_ event: AuditEvent) async throws
 
-    /// The events that match `query`, oldest first.
+    /// Appends `event` without waiting for it to be written, in its turn among the recorded and submitted events; a
+    /// failure to write it goes to `logger`. The host submits its opens (CheckFileInfo, which every editor repeats
+    /// while a document is open), so that their answers do not wait for the log; its other events are recorded.
+    ///
+    /// The default records `event` and waits, as ``record(_:)`` does. A log that queues instead also implements
+    /// ``flush()``, and its ``events(matching:)`` includes every event submitted before it was called.
+    func submit(_ event: AuditEvent, reportingFailuresTo logger: Logger) async
+
+    /// Returns once every event submitted before is written or has failed: what a host does before it exits. The
+    /// default returns at once.
+    func flush() async
+
+    /// The events that match `query`, oldest first, including every event recorded or submitted before the call.
     func events(matching query: AuditQuery) async throws -> [AuditEvent]
+}
+
+extension AuditLog {
+    /// Records `event` and waits for it to be written (``record(_:)``); a failure goes to `logger`.
+    public func submit(_ event: AuditEvent, reportingFailuresTo logger: Logger) async {
+        await record(event, reportingFailuresTo: logger)
+    }
+
+    /// Returns at once: ``submit(_:reportingFailuresTo:)`` by default waits for each event.
+    public func flush() async {}
 }
 
 /// One thing that happened, as an ``AuditLog`` keeps it.

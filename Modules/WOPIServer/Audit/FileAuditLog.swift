@@ -1,4 +1,5 @@
 public import Foundation
+public import Logging
 public import NIOPosix
 import WOPIHTTPEdge
 import WOPIStorage
@@ -7,7 +8,8 @@ import WOPIStorage
 /// `grep`, or `wopi-host audit`. The file grows without bound: rotate it with logrotate (`copytruncate`).
 ///
 /// Events recorded at the same time go out together, in one `write` of whole lines, so processes sharing the file
-/// never interleave their lines; ``record(_:)`` returns once its line is written.
+/// never interleave their lines; ``record(_:)`` returns once its line is written, ``submit(_:reportingFailuresTo:)``
+/// at once (`AuditGroupCommit`).
 public struct FileAuditLog: AuditLog {
     /// The file.
     public let url: URL
@@ -51,7 +53,19 @@ public struct FileAuditLog: AuditLog {
         try await batches.record(event)
     }
 
+    public func submit(_ event: AuditEvent, reportingFailuresTo logger: Logger) async {
+        await batches.submit(event) { error in
+            logger.error(
+                "The audit log refused an event", metadata: ["action": "\(event.action)", "error": "\(error)"])
+        }
+    }
+
+    public func flush() async {
+        await batches.flush()
+    }
+
     public func events(matching query: AuditQuery) async throws -> [AuditEvent] {
+        await batches.flush()
         let url = url
         let data = try await pool.runBlocking("read the audit log \(url.path)") { () -> Data in
             FileManager.default.fileExists(atPath: url.path) ? try Data(contentsOf: url) : Data()

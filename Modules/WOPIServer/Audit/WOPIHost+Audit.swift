@@ -12,7 +12,13 @@ extension WOPIHost {
         await audit?.record(event, reportingFailuresTo: logger)
     }
 
-    /// Records what a performed operation did: an open, a save (with the editors and the autosave and exit-save
+    /// Records an open (CheckFileInfo) without waiting for it to be written (`AuditLog.submit`): an editor repeats
+    /// CheckFileInfo while a document is open, and its answer needs nothing from the log.
+    func auditOpen(_ event: AuditEvent) async {
+        await audit?.submit(event, reportingFailuresTo: logger)
+    }
+
+    /// Records what a performed operation did: an open (submitted, not awaited), a save (with the editors and the autosave and exit-save
     /// flags the client sent), a PutRelativeFile, a rename, a delete, a share link.
     func auditPerformed(
         _ operation: WOPIOperation, request: WOPIRequest, context: RequestContext, response: WOPIResponse
@@ -23,7 +29,8 @@ extension WOPIHost {
         let action: AuditEvent.Action
         var details: [String: String] = [:]
         switch operation {
-        case .checkFileInfo: action = .open
+        case .checkFileInfo:
+            return await auditOpen(AuditEvent(.open, at: now(), userID: context.user.id, itemID: resource.itemID))
         case .putFile:
             action = .save
             let put = ClientSaveHeaders(request).details
