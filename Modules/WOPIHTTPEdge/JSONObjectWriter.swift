@@ -22,16 +22,24 @@ package struct JSONObjectWriter {
         return buffer
     }
 
-    /// Writes `,"key":`; `key` is plain ASCII with nothing to escape.
-    private mutating func key(_ key: StaticString) {
-        if first {
-            first = false
-            buffer.writeInteger(UInt8(ascii: "\""))
-        } else {
-            buffer.writeInteger(UInt16(UInt8(ascii: ",")) << 8 | UInt16(UInt8(ascii: "\"")))
+    /// Writes `,"key":` and then `literal` (`true`, `false`, or nothing), in one write to the buffer; `key` is plain
+    /// ASCII with nothing to escape.
+    private mutating func key(_ key: StaticString, then literal: StaticString = "") {
+        let comma = first ? 0 : 1
+        first = false
+        let keyCount = key.utf8CodeUnitCount
+        let count = comma + keyCount + 3 + literal.utf8CodeUnitCount
+        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: count) { output in
+            if comma == 1 { output[0] = UInt8(ascii: ",") }
+            output[comma] = UInt8(ascii: "\"")
+            UnsafeMutableRawBufferPointer(rebasing: output[(comma + 1)...])
+                .copyMemory(from: UnsafeRawBufferPointer(start: key.utf8Start, count: keyCount))
+            output[comma + 1 + keyCount] = UInt8(ascii: "\"")
+            output[comma + 2 + keyCount] = UInt8(ascii: ":")
+            UnsafeMutableRawBufferPointer(rebasing: output[(comma + 3 + keyCount)...])
+                .copyMemory(from: UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+            return count
         }
-        buffer.writeStaticString(key)
-        buffer.writeInteger(UInt16(UInt8(ascii: "\"")) << 8 | UInt16(UInt8(ascii: ":")))
     }
 
     private mutating func string(_ value: String) {
@@ -51,8 +59,7 @@ package struct JSONObjectWriter {
 
     package mutating func member(_ name: StaticString, _ value: Bool?) {
         guard let value else { return }
-        key(name)
-        buffer.writeStaticString(value ? "true" : "false")
+        key(name, then: value ? "true" : "false")
     }
 
     package mutating func member(_ name: StaticString, _ value: Int64?) {

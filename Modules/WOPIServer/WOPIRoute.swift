@@ -1,4 +1,5 @@
 import HTTPTypes
+import WOPIModels
 import WOPIStorage
 
 /// Where a request goes, parsed from its path (Docs/wopi-protocol.md §2.1):
@@ -26,14 +27,14 @@ enum WOPIRoute: Equatable {
 
     init?(path: String) {
         // Slices of the path; only the item ID becomes a string of its own.
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        let segments = path.fields(separatedBy: UInt8(ascii: "/"), omittingEmpty: true)
         if segments.last?.hasSuffix("wopibootstrapper") == true {
             self = .bootstrapper
             return
         }
-        guard let index = segments.firstIndex(where: { $0.lowercased().hasPrefix("wopi") }),
-            index + 1 < segments.count
-        else { return nil }
+        guard let index = segments.firstIndex(where: Self.startsWithWOPI), index + 1 < segments.count else {
+            return nil
+        }
         let rest = segments[(index + 1)...]
         let kind = rest[rest.startIndex]
         switch kind {
@@ -60,5 +61,12 @@ enum WOPIRoute: Equatable {
         default:
             return nil
         }
+    }
+
+    /// Whether `segment` starts with `wopi` in any case (`wopi`, `WOPI`, `wopibootstrapper`…), compared byte by byte.
+    private static func startsWithWOPI(_ segment: Substring) -> Bool {
+        var bytes = segment.utf8.makeIterator()
+        // Setting bit 5 maps each ASCII capital to its small letter; no other byte maps to one of these four.
+        return "wopi".utf8.allSatisfy { letter in bytes.next().map { $0 | 0x20 == letter } ?? false }
     }
 }

@@ -20,6 +20,20 @@ struct EncodingTests {
         #expect(PercentEncoding.decodePairs("a=x+y")?.first?.value == "x y")
         #expect(PercentEncoding.decode("x+y") == "x+y")  // plain percent-decoding keeps '+'
         #expect(PercentEncoding.decodePairs("&&a&b=").map { $0.map(\.name) } == ["a", "b"])
+        // Split at the bytes `&` and `=`, even where a combining mark follows them (one character, two pairs).
+        let combining = PercentEncoding.decodePairs("a=1&\u{301}b=\u{301}2")
+        #expect(combining.map { $0.map(\.name) } == ["a", "\u{301}b"])
+        #expect(combining.map { $0.map(\.value) } == ["1", "\u{301}2"])
+    }
+
+    @Test func fieldsSplitAtTheSeparatorByte() {
+        #expect("a|b||c|".fields(separatedBy: UInt8(ascii: "|"), omittingEmpty: false) == ["a", "b", "", "c", ""])
+        #expect("".fields(separatedBy: UInt8(ascii: "|"), omittingEmpty: false) == [""])
+        let path = "//wopi//files/x/".fields(separatedBy: UInt8(ascii: "/"), omittingEmpty: true)
+        #expect(path == ["wopi", "files", "x"])
+        #expect("/".fields(separatedBy: UInt8(ascii: "/"), omittingEmpty: true).isEmpty)
+        // A combining mark after the separator makes one character of the two, and still splits.
+        #expect("é|\u{301}x".fields(separatedBy: UInt8(ascii: "|"), omittingEmpty: false) == ["é", "\u{301}x"])
     }
 
     @Test func encodingEscapesEverythingButUnreserved() {

@@ -20,6 +20,16 @@ struct AccessTokenSignerTests {
         }
     }
 
+    @Test("a user ID of any text round-trips, a combining mark after the field separator included")
+    func roundTripsAnyUserID() throws {
+        for user in ["Ana Lívia", "\u{301}ana", "ana\u{301}", "😀", "a b:c"] {
+            let token = signer.mint(
+                AccessToken(userID: user, resource: .file(file), expiresAt: .distantFuture, permission: .view))
+            let claims = try signer.verify(token)
+            #expect(claims.userID == user && claims.resource == .file(file) && claims.permission == .view, "\(user)")
+        }
+    }
+
     @Test func rejectsEveryTamperedCharacter() {
         let token = signer.mint(AccessToken(userID: "ana", resource: .file(file), expiresAt: .distantFuture))
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")

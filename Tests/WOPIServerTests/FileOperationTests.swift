@@ -1,6 +1,8 @@
 import Foundation
+import HTTPTypes
 import NIOCore
 import Testing
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIServer
 import WOPIStorage
@@ -25,6 +27,20 @@ import WOPITestSupport
             #expect(info.supportsLocks == true && info.supportsGetLock == true && info.supportsUpdate == true)
             #expect(!reply.text.contains("null"), "WOPI forbids null values")
             #expect(!reply.text.contains("SupportsCoauth") && !reply.text.contains("SharingStatus"))
+        }
+    }
+
+    @Test("a path routes by its first segment that starts with wopi, in any case; one without names nothing")
+    func routesByTheWOPISegment() async throws {
+        let wopi = TestHost()
+        let file = try await wopi.seedFile("a.docx")
+        let query = "?access_token=\(wopi.token(.file(file.id)))"
+        for prefix in ["/wopi", "/WOPI", "/api/v2/WopiV2", "//wOpI/"] {
+            let response = await wopi.host.handle(TestHost.getRequest("\(prefix)/files/\(file.id)\(query)"))
+            #expect(response.status == .ok, "\(prefix)")
+        }
+        for path in ["/wop/files/\(file.id)", "/files/\(file.id)", "/wopi/files", "/wopi/files/\(file.id)/x/y"] {
+            #expect(await wopi.host.handle(TestHost.getRequest(path + query)).status == .notFound, "\(path)")
         }
     }
 

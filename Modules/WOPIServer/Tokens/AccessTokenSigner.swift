@@ -95,7 +95,8 @@ public struct AccessTokenSigner: Sendable {
     }
 
     private static func decode(_ text: String) -> AccessToken? {
-        let fields = text.split(separator: "|", omittingEmptySubsequences: false)
+        // No field but the user ID is other than ASCII.
+        let fields = text.fields(separatedBy: UInt8(ascii: "|"), omittingEmpty: false)
         let permission: Permission
         switch (fields.first.map(String.init), fields.count) {
         case ("1", 4): permission = .edit
