@@ -6,7 +6,7 @@ public import WOPIStorageConformance
 /// The conformance kit for ``WOPIServer/AuditLog``: events read back field for field and in order, each filter of
 /// ``WOPIServer/AuditQuery`` alone and together, a second opener sees what the first recorded, concurrent
 /// records from two openers all land, and submitted events keep their turn among recorded ones and are written by
-/// ``WOPIServer/AuditLog/flush()``.
+/// `AuditLog.flush()`.
 ///
 /// Every case uses user and item IDs that start with a random tag, so the cases also run against a log that holds
 /// other events.

@@ -71,13 +71,15 @@ package enum Base64URL {
     ///
     /// Strict: padding, characters outside the alphabet, an impossible length, or unused bits set in the last
     /// character (a second spelling of the same bytes) give `nil`, so one value has exactly one text.
+    @inlinable  // specialised where it is called: a token's halves are substrings
     package static func decode(_ text: some StringProtocol) -> [UInt8]? {
         // Strings and substrings of native strings lend their bytes in place.
         if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(bytes: $0) }) { return decoded }
         return Array(text.utf8).withUnsafeBufferPointer { decode(bytes: $0) }
     }
 
-    private static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    @usableFromInline
+    static func decode(bytes input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var isValid = false
         let output = [UInt8](unsafeUninitializedCapacity: decodedCount(input.count)) { buffer, count in
             let written = decode(input, into: buffer)

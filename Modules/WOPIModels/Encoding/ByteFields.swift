@@ -1,6 +1,8 @@
-extension StringProtocol where SubSequence == Substring {
+extension Substring {
     /// The slices of this text between the bytes `separator` (an ASCII byte: `/`, `|`, `&`), found byte by byte,
     /// not character by character; with `omittingEmpty`, empty slices are left out. One array, no new strings.
+    ///
+    /// Not generic, so that callers in other modules run code specialised for `Substring`.
     package func fields(separatedBy separator: UInt8, omittingEmpty: Bool) -> [Substring] {
         var fields: [Substring] = []
         let bytes = utf8
@@ -11,5 +13,12 @@ extension StringProtocol where SubSequence == Substring {
             guard end < bytes.endIndex else { return fields }
             start = bytes.index(after: end)
         }
+    }
+}
+
+extension String {
+    /// ``Substring/fields(separatedBy:omittingEmpty:)`` of the whole string.
+    package func fields(separatedBy separator: UInt8, omittingEmpty: Bool) -> [Substring] {
+        self[...].fields(separatedBy: separator, omittingEmpty: omittingEmpty)
     }
 }

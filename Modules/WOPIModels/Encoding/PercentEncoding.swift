@@ -42,6 +42,7 @@ public enum PercentEncoding {
     /// Decodes `%HH` escapes; with `plusIsSpace` (form encoding), `+` is a space.
     ///
     /// - Returns: `nil` when a `%` is not followed by two hex digits or the bytes are not UTF-8.
+    @inlinable  // specialised where it is called: every request's path and query pairs are substrings
     package static func decode(_ text: some StringProtocol, plusIsSpace: Bool = false) -> String? {
         // Strings and substrings of native strings lend their bytes in place.
         if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(utf8: $0, plusIsSpace: plusIsSpace) }) {
@@ -52,7 +53,8 @@ public enum PercentEncoding {
 
     /// `decode(_:plusIsSpace:)` on bytes that are UTF-8 already. Not generic, so that every request's path and
     /// query run specialised code; text without escapes is copied as is.
-    private static func decode(utf8 input: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String? {
+    @usableFromInline
+    static func decode(utf8 input: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String? {
         let escapes = input.contains { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }
         guard escapes else { return String(decoding: input, as: UTF8.self) }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: input.count) { output in

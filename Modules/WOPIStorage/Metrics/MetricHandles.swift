@@ -1,16 +1,21 @@
 package import Metrics
-import Synchronization
+package import Synchronization
 
 /// Metric handles of one name made once per label value and reused: a request looks its handle up under a lock
 /// rather than asking the metrics backend for a new one each time.
 package final class MetricHandles<Key: Hashable & Sendable, Handle: Sendable>: Sendable {
-    private let handles = Mutex<[Key: Handle]>([:])
-    private let make: @Sendable (Key) -> Handle
+    // Reached from the inlinable subscript, so that it is specialised in the module that records.
+    @usableFromInline let handles: Mutex<[Key: Handle]>
+    @usableFromInline let make: @Sendable (Key) -> Handle
 
     /// Handles made by `make` on first use of a key.
-    package init(_ make: @escaping @Sendable (Key) -> Handle) { self.make = make }
+    package init(_ make: @escaping @Sendable (Key) -> Handle) {
+        self.handles = Mutex([:])
+        self.make = make
+    }
 
     /// The handle of `key`.
+    @inlinable
     package subscript(_ key: Key) -> Handle {
         handles.withLock { handles in
             if let handle = handles[key] { return handle }
