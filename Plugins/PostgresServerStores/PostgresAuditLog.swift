@@ -34,10 +34,7 @@ public final class PostgresAuditLog: AuditLog {
     }
 
     public func submit(_ event: AuditEvent, reportingFailuresTo logger: Logger) async {
-        await batches.submit(event) { error in
-            logger.error(
-                "The audit log refused an event", metadata: ["action": "\(event.action)", "error": "\(error)"])
-        }
+        await batches.submit(event, reportingFailuresTo: logger)
     }
 
     public func flush() async {

@@ -113,19 +113,32 @@ import WOPITestSupport
         #expect(commit.waitingCount == 0)
     }
 
-    /// A failure handler that keeps what it is handed.
-    final class Failures: Sendable {
-        private let errors = Mutex<[String]>([])
-        var all: [String] { errors.withLock { $0 } }
-        var report: @Sendable (any Error) -> Void { { [self] error in errors.withLock { $0.append("\(error)") } } }
+    /// A group commit on a ``Recorder`` and a test clock, with the failures that its submitted events report.
+    final class Submitting: Sendable {
+        let recorder: Recorder
+        let clock = TestClock()
+        let commit: AuditGroupCommit
+        private let failures = Mutex<[String]>([])
+
+        init(holdingTheFirstBatch held: Bool = false, failing: Set<Int> = []) {
+            recorder = Recorder(holdingTheFirstBatch: held, failing: failing)
+            commit = AuditGroupCommit(clock: clock, writeBatch: recorder.write)
+        }
+
+        /// What writing the submitted events threw, as their handler was told.
+        var failed: [String] { failures.withLock { $0 } }
+
+        func submit(_ index: Int) async {
+            await commit.submit(AuditGroupCommitTests.event(index)) { [self] error in
+                failures.withLock { $0.append("\(error)") }
+            }
+        }
     }
 
     @Test func submittedEventsWaitForTheDelayThenGoOutAsOneBatch() async throws {
-        let recorder = Recorder()
-        let clock = TestClock()
-        let commit = AuditGroupCommit(clock: clock, writeBatch: recorder.write)
-        let failures = Failures()
-        for index in 0..<5 { await commit.submit(Self.event(index), reportingFailuresTo: failures.report) }
+        let fixture = Submitting()
+        let (recorder, clock, commit) = (fixture.recorder, fixture.clock, fixture.commit)
+        for index in 0..<5 { await fixture.submit(index) }
         await clock.waitForSleepers(1)
         #expect(recorder.batches.isEmpty, "nothing is written before the delay")
         #expect(commit.waitingCount == 5)
@@ -135,9 +148,9 @@ import WOPITestSupport
         clock.advance(by: .milliseconds(1))
         await Self.waitUntil { !recorder.batches.isEmpty }
         #expect(recorder.batches == [(0..<5).map(Self.event)])
-        #expect(commit.waitingCount == 0 && failures.all.isEmpty)
+        #expect(commit.waitingCount == 0 && fixture.failed.isEmpty)
         // The next submission schedules a write of its own again.
-        await commit.submit(Self.event(5), reportingFailuresTo: failures.report)
+        await fixture.submit(5)
         await clock.waitForSleepers(1)
         clock.advance(by: AuditGroupCommit.submittedDelay)
         await Self.waitUntil { recorder.batches.count == 2 }
@@ -145,13 +158,11 @@ import WOPITestSupport
     }
 
     @Test func aRecordCarriesTheSubmittedEventsBeforeItsOwn() async throws {
-        let recorder = Recorder()
-        let clock = TestClock()
-        let commit = AuditGroupCommit(clock: clock, writeBatch: recorder.write)
-        let failures = Failures()
-        for index in 0..<3 { await commit.submit(Self.event(index), reportingFailuresTo: failures.report) }
+        let fixture = Submitting()
+        let (recorder, clock, commit) = (fixture.recorder, fixture.clock, fixture.commit)
+        for index in 0..<3 { await fixture.submit(index) }
         try await commit.record(Self.event(3))
-        await commit.submit(Self.event(4), reportingFailuresTo: failures.report)
+        await fixture.submit(4)
         await commit.flush()
         #expect(recorder.batches == [(0...3).map(Self.event), [Self.event(4)]])
         // The write scheduled by the first submission finds nothing left.
@@ -159,59 +170,53 @@ import WOPITestSupport
         clock.advance(by: AuditGroupCommit.submittedDelay)
         await Self.waitUntil { clock.sleeperCount == 0 }
         await Task.yield()
-        #expect(recorder.batches.count == 2 && failures.all.isEmpty)
+        #expect(recorder.batches.count == 2 && fixture.failed.isEmpty)
     }
 
     @Test func submittedDuringAWriteKeepTheirTurnAndAFailureIsReported() async throws {
-        let recorder = Recorder(holdingTheFirstBatch: true, failing: [3])
-        let commit = AuditGroupCommit(clock: TestClock(), writeBatch: recorder.write)
-        let failures = Failures()
+        let fixture = Submitting(holdingTheFirstBatch: true, failing: [3])
+        let (recorder, commit) = (fixture.recorder, fixture.commit)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await commit.record(Self.event(0)) }
             await Self.waitUntil { recorder.isHolding }
-            await commit.submit(Self.event(1), reportingFailuresTo: failures.report)
+            await fixture.submit(1)
             group.addTask { await #expect(throws: CocoaError.self) { try await commit.record(Self.event(2)) } }
             await Self.waitUntil { commit.waitingCount == 2 }
-            await commit.submit(Self.event(3), reportingFailuresTo: failures.report)
+            await fixture.submit(3)
             recorder.release()
             try await group.waitForAll()
         }
         // Event 2's caller writes what came during the first batch, in order: 1, 2, 3; that batch of 3 fails.
         #expect(recorder.batches == [[Self.event(0)], [1, 2, 3].map(Self.event)])
-        #expect(failures.all.count == 2, "each submitted event of the failed batch is reported")
+        #expect(fixture.failed.count == 2, "each submitted event of the failed batch is reported")
     }
 
     @Test func submittingPastTheQueueLimitWaitsAsARecordDoes() async throws {
-        let recorder = Recorder(holdingTheFirstBatch: true)
-        let commit = AuditGroupCommit(clock: TestClock(), writeBatch: recorder.write)
-        let failures = Failures()
+        let fixture = Submitting(holdingTheFirstBatch: true)
+        let (recorder, commit) = (fixture.recorder, fixture.commit)
+        let past = AuditGroupCommit.queueLimit + 1
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await commit.record(Self.event(0)) }
             await Self.waitUntil { recorder.isHolding }
-            for index in 1...AuditGroupCommit.queueLimit {
-                await commit.submit(Self.event(index), reportingFailuresTo: failures.report)
-            }
-            let past = AuditGroupCommit.queueLimit + 1
-            group.addTask { await commit.submit(Self.event(past), reportingFailuresTo: failures.report) }
+            for index in 1..<past { await fixture.submit(index) }
+            group.addTask { await fixture.submit(past) }
             await Self.waitUntil { commit.waitingCount == past }
             #expect(recorder.batches.isEmpty, "the submission past the limit waits behind the held batch")
             recorder.release()
             try await group.waitForAll()
         }
-        let written = recorder.batches.flatMap { $0 }
-        #expect(written == (0...AuditGroupCommit.queueLimit + 1).map(Self.event))
-        #expect(failures.all.isEmpty && commit.waitingCount == 0)
+        #expect(recorder.batches.flatMap { $0 } == (0...past).map(Self.event))
+        #expect(fixture.failed.isEmpty && commit.waitingCount == 0)
     }
 
     @Test func flushReturnsOnceEverythingBeforeItIsWritten() async throws {
-        let recorder = Recorder(holdingTheFirstBatch: true)
-        let commit = AuditGroupCommit(clock: TestClock(), writeBatch: recorder.write)
+        let fixture = Submitting(holdingTheFirstBatch: true)
+        let (recorder, commit) = (fixture.recorder, fixture.commit)
         await commit.flush()  // nothing waits: returns at once
-        let failures = Failures()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await commit.record(Self.event(0)) }
             await Self.waitUntil { recorder.isHolding }
-            await commit.submit(Self.event(1), reportingFailuresTo: failures.report)
+            await fixture.submit(1)
             group.addTask {
                 await commit.flush()
                 #expect(recorder.batches.flatMap { $0 } == [0, 1].map(Self.event))

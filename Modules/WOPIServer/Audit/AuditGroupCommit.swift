@@ -1,3 +1,4 @@
+package import Logging
 import Synchronization
 
 /// Writes the audit events that requests record at the same time in one batch: one `write` to a file, one
@@ -142,6 +143,11 @@ package final class AuditGroupCommit: Sendable {
         case .full:
             do { try await record(event) } catch { report(error) }
         }
+    }
+
+    /// ``submit(_:reportingFailuresTo:)`` with a failure logged to `logger`, as the logs' own `submit` does.
+    package func submit(_ event: AuditEvent, reportingFailuresTo logger: Logger) async {
+        await submit(event) { error in logger.auditLogRefused(event, error) }
     }
 
     /// Returns once every event that came before is written or has failed.

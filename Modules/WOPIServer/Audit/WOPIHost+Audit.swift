@@ -92,8 +92,14 @@ extension AuditLog {
         do {
             try await record(event)
         } catch {
-            logger.error(
-                "The audit log refused an event", metadata: ["action": "\(event.action)", "error": "\(error)"])
+            logger.auditLogRefused(event, error)
         }
+    }
+}
+
+extension Logger {
+    /// Logs that an audit log refused `event` with `error`, for callers that go on without its record.
+    package func auditLogRefused(_ event: AuditEvent, _ error: any Error) {
+        self.error("The audit log refused an event", metadata: ["action": "\(event.action)", "error": "\(error)"])
     }
 }
