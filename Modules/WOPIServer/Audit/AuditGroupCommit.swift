@@ -164,8 +164,9 @@ package final class AuditGroupCommit: Sendable {
     }
 
     /// Writes the submitted events that wait after ``submittedDelay``, unless a batch has taken them by then.
+    /// Detached: the batch belongs to no one request, so it takes neither a request's trace context nor its executor.
     private func schedule() {
-        Task { [clock] in
+        Task.detached { [self, clock] in
             try? await clock.sleep(for: Self.submittedDelay)
             let batch = state.withLock { state -> [Entry]? in
                 state.scheduled = false
