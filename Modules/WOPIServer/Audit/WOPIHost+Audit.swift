@@ -18,8 +18,8 @@ extension WOPIHost {
         await audit?.submit(event, reportingFailuresTo: logger)
     }
 
-    /// Records what a performed operation did: an open (submitted, not awaited), a save (with the editors and the autosave and exit-save
-    /// flags the client sent), a PutRelativeFile, a rename, a delete, a share link.
+    /// Records what a performed operation did: an open (submitted, not awaited), a save (with the editors and the
+    /// autosave and exit-save flags the client sent), a PutRelativeFile, a rename, a delete, a share link.
     func auditPerformed(
         _ operation: WOPIOperation, request: WOPIRequest, context: RequestContext, response: WOPIResponse
     ) async {
