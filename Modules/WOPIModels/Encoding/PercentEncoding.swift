@@ -95,13 +95,7 @@ public enum PercentEncoding {
     /// Empty segments are skipped; a segment without `=` has an empty value. Pairs are split at the bytes `&` and
     /// `=`, as the URL Standard's form parser does, without walking the text character by character.
     package static func forEachPair(_ query: Substring, _ body: (_ name: Substring, _ value: Substring) -> Void) {
-        let bytes = query.utf8
-        var start = bytes.startIndex
-        while start < bytes.endIndex {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
-            let segment = query[start..<end]
-            start = end < bytes.endIndex ? bytes.index(after: end) : end
-            guard !segment.isEmpty else { continue }
+        query.forEachField(separatedBy: UInt8(ascii: "&"), omittingEmpty: true) { segment in
             if let equals = segment.utf8.firstIndex(of: UInt8(ascii: "=")) {
                 body(segment[..<equals], segment[segment.utf8.index(after: equals)...])
             } else {
