@@ -12,12 +12,6 @@ extension WOPIHost {
         await audit?.record(event, reportingFailuresTo: logger)
     }
 
-    /// Records an open (CheckFileInfo) without waiting for it to be written (`AuditLog.submit`): an editor repeats
-    /// CheckFileInfo while a document is open, and its answer needs nothing from the log.
-    func auditOpen(_ event: AuditEvent) async {
-        await audit?.submit(event, reportingFailuresTo: logger)
-    }
-
     /// Records what a performed operation did: an open (submitted, not awaited), a save (with the editors and the
     /// autosave and exit-save flags the client sent), a PutRelativeFile, a rename, a delete, a share link.
     func auditPerformed(
@@ -29,8 +23,7 @@ extension WOPIHost {
         let action: AuditEvent.Action
         var details: [String: String] = [:]
         switch operation {
-        case .checkFileInfo:
-            return await auditOpen(AuditEvent(.open, at: now(), userID: context.user.id, itemID: resource.itemID))
+        case .checkFileInfo: action = .open
         case .putFile:
             action = .save
             let put = ClientSaveHeaders(request).details
@@ -47,8 +40,14 @@ extension WOPIHost {
             details["link"] = request.header(WOPIHeader.urlType) ?? "-"
         default: return
         }
-        await audit(
-            AuditEvent(action, at: now(), userID: context.user.id, itemID: resource.itemID, details: details))
+        let event = AuditEvent(action, at: now(), userID: context.user.id, itemID: resource.itemID, details: details)
+        if action == .open {
+            // An editor repeats CheckFileInfo while a document is open, and its answer needs nothing from the log: the
+            // open is submitted (`AuditLog.submit`), not awaited.
+            await audit?.submit(event, reportingFailuresTo: logger)
+        } else {
+            await audit(event)
+        }
     }
 
     /// Records a WOPI access token minted for `userID` and `resource` on a request of `via` (`host-page`,
