@@ -8,8 +8,12 @@ package import WOPIHTTPEdge
 package func withServerSpan(
     _ name: String, for request: WOPIRequest, _ answer: (any Span) async -> WOPIResponse
 ) async -> WOPIResponse {
+    let instrument = InstrumentationSystem.instrument
+    guard TracedWork.records(with: instrument) else {
+        return await answer(NoOpTracer.NoOpSpan(context: InstrumentationContext.current ?? .topLevel))
+    }
     var context = InstrumentationContext.current ?? .topLevel
-    InstrumentationSystem.instrument.extract(request.headers, into: &context, using: HTTPFieldsExtractor())
+    instrument.extract(request.headers, into: &context, using: HTTPFieldsExtractor())
     return await withSpan(name, context: context, ofKind: .server) { span in
         let response = await answer(span)
         if span.isRecording {
