@@ -283,16 +283,23 @@ package final class DirectJSONWriter: Encoder {
         }
     }
 
-    /// Writes `value` as `JSONEncoder` does: its shortest decimal form that reads back the same (`description`), a
-    /// whole number without the `.0`. JSONEncoder refuses NaN and the infinities; so does this writer.
+    /// Writes `value` as `JSONEncoder` does (``number(_:)``). JSONEncoder refuses NaN and the infinities; so does this
+    /// writer.
     fileprivate func write(_ value: Double) {
-        guard value.isFinite else {
+        guard let text = Self.number(value) else {
             abandoned = true
             return
         }
+        scratch.append(contentsOf: text.utf8)
+    }
+
+    /// `value` as `JSONEncoder` writes it: its shortest decimal form that reads back the same (`description`), a
+    /// whole number without the `.0`; `nil` for NaN and the infinities, which JSONEncoder refuses.
+    package static func number(_ value: Double) -> String? {
+        guard value.isFinite else { return nil }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
-        scratch.append(contentsOf: text.utf8)
+        return text
     }
 
     fileprivate func writeUnsupported() { abandoned = true }

@@ -6,7 +6,10 @@ package import NIOCore
 ///
 /// For a type whose members are known and few in kind, on the hot path (CheckFileInfo, `CheckFileInfo+JSON.swift`);
 /// everything else goes through ``DirectJSONWriter``.
-package struct JSONObjectWriter {
+///
+/// Not copyable, so that ``finish()`` owns the only reference to the buffer and writes its `}` in place: a copy of
+/// the writer left alive would make that write copy every byte before it.
+package struct JSONObjectWriter: ~Copyable {
     private var buffer: ByteBuffer
     private var first = true
 
@@ -14,6 +17,12 @@ package struct JSONObjectWriter {
         buffer = ByteBuffer()
         buffer.reserveCapacity(capacity)
         buffer.writeInteger(UInt8(ascii: "{"))
+    }
+
+    /// An object written after what `buffer` holds: ``finish()`` returns both, as lines of JSON do.
+    package init(after buffer: consuming ByteBuffer) {
+        self.buffer = buffer
+        self.buffer.writeInteger(UInt8(ascii: "{"))
     }
 
     /// The finished object.
@@ -70,6 +79,17 @@ package struct JSONObjectWriter {
 
     package mutating func member(_ name: StaticString, _ value: Int?) {
         member(name, value.map(Int64.init))
+    }
+
+    /// `value` as `JSONEncoder` writes a `Double` (`DirectJSONWriter.number(_:)`); NaN and the infinities throw, as
+    /// they do in JSONEncoder.
+    package mutating func member(_ name: StaticString, _ value: Double) throws(EncodingError) {
+        guard let text = DirectJSONWriter.number(value) else {
+            throw EncodingError.invalidValue(
+                value, .init(codingPath: [], debugDescription: "Unable to encode \(value) directly in JSON."))
+        }
+        key(name)
+        buffer.writeString(text)
     }
 
     package mutating func member(_ name: StaticString, _ value: [String]?) {

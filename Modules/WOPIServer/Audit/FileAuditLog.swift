@@ -1,5 +1,6 @@
 public import Foundation
 public import Logging
+package import NIOCore
 public import NIOPosix
 import WOPIHTTPEdge
 import WOPIStorage
@@ -27,8 +28,8 @@ public struct FileAuditLog: AuditLog {
                 let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
                 guard fd >= 0 else { throw POSIXFailure(errno: errno, "open \(path)") }
                 defer { close(fd) }
-                let written = lines.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-                guard written == lines.count else {
+                let written = lines.withUnsafeReadableBytes { write(fd, $0.baseAddress, $0.count) }
+                guard written == lines.readableBytes else {
                     throw POSIXFailure(errno: written < 0 ? errno : EIO, "write \(path)")
                 }
             }
@@ -38,13 +39,22 @@ public struct FileAuditLog: AuditLog {
     /// The JSON of one line: sorted keys, no escaped slashes, the date in seconds since 1970.
     package static func encoder() -> JSONEncoder { DirectJSONWriter.matchingEncoder(datesSince1970: true) }
 
-    /// The lines of `events`, each the bytes ``encoder()`` writes and a newline.
-    package static func lines(_ events: [AuditEvent]) throws -> [UInt8] {
-        let writer = DirectJSONWriter.reusable(datesSince1970: true)
-        var lines: [UInt8] = []
+    /// The lines of `events`, each the bytes ``encoder()`` writes and a newline; written member by member, in the
+    /// order of their keys, rather than through `Encodable` (an open costs one line, and CheckFileInfo is the most
+    /// frequent request).
+    package static func lines(_ events: [AuditEvent]) throws -> ByteBuffer {
+        var lines = ByteBuffer()
+        lines.reserveCapacity(events.count * 160)
         for event in events {
-            try writer.appendJSON(of: event, to: &lines)
-            lines.append(UInt8(ascii: "\n"))
+            var object = JSONObjectWriter(after: consume lines)
+            object.member("action", event.action.rawValue)
+            object.member("address", event.address)
+            try object.member("date", event.date.timeIntervalSince1970)
+            object.member("details", event.details)
+            object.member("itemID", event.itemID)
+            object.member("userID", event.userID)
+            lines = object.finish()
+            lines.writeInteger(UInt8(ascii: "\n"))
         }
         return lines
     }
