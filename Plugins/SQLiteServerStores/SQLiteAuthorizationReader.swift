@@ -31,13 +31,12 @@ public struct SQLiteAuthorizationReader: AuthorizationReader {
 
     public func read(user userID: String, item id: ItemID) async throws -> AuthorizationRead {
         try await database.readStatement("authorize user \(userID) for item \(id)") { db in
-            // The row is read from SQLite's buffer in place, so while the cursor, which resets the statement when it
-            // goes, is alive.
-            let cursor = try Row.fetchCursor(db.cachedStatement(sql: Self.sql), arguments: [userID, id.rawValue])
-            guard let row = try cursor.next() else {
+            let read = try StatementRow.first(
+                db.cachedStatement(sql: Self.sql), arguments: [userID, id.rawValue], Self.read)
+            guard let read else {
                 throw StorageError(.io, "Authorizing user \(userID) for item \(id) read no row; retry.")
             }
-            return try withExtendedLifetime(cursor) { try Self.read(row) }
+            return read
         }
     }
 
@@ -63,17 +62,19 @@ public struct SQLiteAuthorizationReader: AuthorizationReader {
     private static let itemColumn = 5
     private static let sharesColumn = itemColumn + SQLiteStorageSQL.itemColumnCount
 
-    private static func read(_ row: Row) throws -> AuthorizationRead {
+    private static func read(_ row: StatementRow) throws -> AuthorizationRead {
         var user: WOPIUser?
-        if let id: String = row[0] {
-            user = WOPIUser(id: id, signInName: row[1], displayName: row[2], passwordHash: row[3], userInfo: row[4])
+        if let id: String = row.optional(0) {
+            user = WOPIUser(
+                id: id, signInName: try row.required(1), displayName: try row.required(2),
+                passwordHash: row.optional(3), userInfo: row.optional(4))
         }
         var item: StorageItem?
-        if !row.hasNull(atIndex: itemColumn) {
+        if !row.isNull(itemColumn) {
             item = try SQLiteStorageSQL.item(row, startingAt: itemColumn)
         }
         var shares: [ItemID: Permission] = [:]
-        let lines: String? = row[sharesColumn]
+        let lines: String? = row.optional(sharesColumn)
         for line in lines?.split(separator: "\n") ?? [] {
             guard let colon = line.firstIndex(of: ":"), let value = Int(line[..<colon]),
                 let permission = Permission(rawValue: value),

@@ -1,6 +1,6 @@
 import ChunkedVersionStore
 import Foundation
-package import GRDB
+import GRDB
 package import WOPIStorage
 
 /// The synchronous SQL building blocks of ``SQLiteStorage``, run inside its transactions.
@@ -33,11 +33,7 @@ package enum SQLiteStorageSQL {
 
     /// The first item `statement` selects, decoded from SQLite's row buffer (no copy of the row), or `nil`.
     private static func firstItem(_ statement: Statement, _ arguments: StatementArguments) throws -> StorageItem? {
-        let cursor = try Row.fetchCursor(statement, arguments: arguments)
-        guard let row = try cursor.next() else { return nil }
-        // The row reads the statement in place: the cursor (which resets the statement when it goes) must outlive
-        // the decoding.
-        return try withExtendedLifetime(cursor) { try decode(row) }
+        try StatementRow.first(statement, arguments: arguments) { try item($0, startingAt: 0) }
     }
 
     /// The item with this ID, or `nil`.
@@ -70,10 +66,9 @@ package enum SQLiteStorageSQL {
     /// The items whose parent is `parent`, read with `parent` itself in one statement; throws when `parent` is
     /// missing or a file.
     static func children(_ db: Database, of parent: ItemID) throws -> [StorageItem] {
-        let listed = try Array(
-            Row.fetchCursor(
-                db.cachedStatement(sql: selectListing), arguments: [parent.rawValue, parent.rawValue]
-            ).map(decode))
+        let listed = try StatementRow.map(
+            db.cachedStatement(sql: selectListing), arguments: [parent.rawValue, parent.rawValue]
+        ) { try item($0, startingAt: 0) }
         return try StorageRules.children(of: parent, listed: listed)
     }
 
@@ -116,15 +111,13 @@ package enum SQLiteStorageSQL {
             arguments: [time, container.rawValue])
     }
 
-    private static func decode(_ row: Row) throws -> StorageItem { try item(row, startingAt: 0) }
-
     /// The item whose ``itemColumns`` start at column `first` of `row`.
-    package static func item(_ row: Row, startingAt first: Int) throws -> StorageItem {
+    package static func item(_ row: StatementRow, startingAt first: Int) throws -> StorageItem {
         try StorageRules.item(
-            id: row[first + Column.id], parent: row[first + Column.parentID], owner: row[first + Column.ownerID],
-            kind: row[first + Column.kind], name: row[first + Column.name],
-            modifiedAt: row[first + Column.modifiedAt], versionID: row[first + Column.versionID],
-            size: row[first + Column.size], sha256: row[first + Column.sha256],
-            committedAt: row[first + Column.committedAt])
+            id: row.required(first + Column.id), parent: row.optional(first + Column.parentID),
+            owner: row.required(first + Column.ownerID), kind: row.required(first + Column.kind),
+            name: row.required(first + Column.name), modifiedAt: row.required(first + Column.modifiedAt),
+            versionID: row.optional(first + Column.versionID), size: row.optional(first + Column.size),
+            sha256: row.optional(first + Column.sha256), committedAt: row.optional(first + Column.committedAt))
     }
 }
