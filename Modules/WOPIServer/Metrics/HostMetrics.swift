@@ -10,8 +10,14 @@ final class HostMetrics: Sendable {
         let status: Int
     }
 
-    private let requests: MetricHandles<RequestKey, Counter>
-    private let durations: MetricHandles<String, Metrics.Timer>
+    /// The handles one answered request records into: its operation and status's counter, its operation's timer.
+    private struct RequestHandles: Sendable {
+        let count: Counter
+        let duration: Metrics.Timer
+    }
+
+    /// Looked up once per request, under one lock.
+    private let requests: MetricHandles<RequestKey, RequestHandles>
     private let proofKeyFailures: MetricHandles<String, Counter>
     private let storageErrors: MetricHandles<String, Counter>
     let lockConflicts: Counter
@@ -23,15 +29,18 @@ final class HostMetrics: Sendable {
     private static let storageFailures: Set<StorageError.Code> = [.io, .corrupt, .busy, .unavailable]
 
     init(factory: any MetricsFactory) {
-        requests = MetricHandles { key in
-            Counter(
-                label: WOPIMetricName.requests,
-                dimensions: [("operation", key.operation), ("status", String(key.status))], factory: factory)
-        }
-        durations = MetricHandles { operation in
+        // One timer per operation, whatever the status: made with the operation's first counter.
+        let durations = MetricHandles<String, Metrics.Timer> { operation in
             Metrics.Timer(
                 label: WOPIMetricName.requestDuration, dimensions: [("operation", operation)],
                 preferredDisplayUnit: .seconds, factory: factory)
+        }
+        requests = MetricHandles { key in
+            RequestHandles(
+                count: Counter(
+                    label: WOPIMetricName.requests,
+                    dimensions: [("operation", key.operation), ("status", String(key.status))], factory: factory),
+                duration: durations[key.operation])
         }
         proofKeyFailures = MetricHandles(counter: WOPIMetricName.proofKeyFailures, dimension: "check", factory: factory)
         storageErrors = MetricHandles(counter: WOPIMetricName.storageErrors, dimension: "code", factory: factory)
@@ -42,8 +51,9 @@ final class HostMetrics: Sendable {
 
     /// Counts an answered request and records how long it took to its response head.
     func answered(_ operation: String, status: Int, after duration: Duration) {
-        requests[RequestKey(operation: operation, status: status)].increment()
-        durations[operation].record(duration: duration)
+        let handles = requests[RequestKey(operation: operation, status: status)]
+        handles.count.increment()
+        handles.duration.record(duration: duration)
     }
 
     /// Counts a request refused by the proof-key check named `check` (a ``ProofKeyRejection`` code, or
