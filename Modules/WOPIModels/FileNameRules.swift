@@ -12,7 +12,18 @@
 /// - The base name is the part before the last `.`; see ``split(_:)``.
 public struct FileNameRules: Sendable, Hashable {
     /// Characters a name must not contain (control characters are always refused).
-    public var forbiddenCharacters: Set<Character>
+    public var forbiddenCharacters: Set<Character> {
+        didSet { forbiddenBytes = Self.asciiBits(of: forbiddenCharacters) }
+    }
+    /// The characters of ``forbiddenCharacters`` that are one ASCII byte, as a bit per byte value (`low`: 0–63,
+    /// `high`: 64–127), for ``isPlainAcceptableASCII(_:)``; longer characters cannot occur in ASCII.
+    private var forbiddenBytes: ASCIIBits
+
+    /// A set of ASCII bytes, a bit per byte value.
+    private struct ASCIIBits: Sendable, Hashable {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+    }
     /// Whether a name may start with `.` (`.gitignore`, `.~lock.Report.docx#`).
     public var allowsLeadingDot: Bool
     /// Whether the Windows device names (`CON`, `PRN`, `AUX`, `NUL`, `COM1`–`COM9`, `LPT1`–`LPT9`), alone or with
@@ -33,6 +44,7 @@ public struct FileNameRules: Sendable, Hashable {
         maximumBaseNameLength: Int = Self.defaultMaximumBaseNameLength
     ) {
         self.forbiddenCharacters = forbiddenCharacters
+        self.forbiddenBytes = Self.asciiBits(of: forbiddenCharacters)
         self.allowsLeadingDot = allowsLeadingDot
         self.rejectsDeviceNames = rejectsDeviceNames
         self.maximumBaseNameLength = maximumBaseNameLength
@@ -201,12 +213,7 @@ public struct FileNameRules: Sendable, Hashable {
         guard let first = utf8.first, let last = utf8.last, !Self.isASCIIWhiteSpace(first),
             !Self.isASCIIWhiteSpace(last), allowsLeadingDot || first != UInt8(ascii: ".")
         else { return false }
-        // The forbidden characters that are one ASCII byte, as a bit set; longer ones cannot occur in ASCII.
-        var forbidden: (low: UInt64, high: UInt64) = (0, 0)
-        for character in forbiddenCharacters {
-            guard let byte = character.asciiValue, character.unicodeScalars.count == 1 else { continue }
-            if byte < 64 { forbidden.low |= 1 << UInt64(byte) } else { forbidden.high |= 1 << UInt64(byte - 64) }
-        }
+        let forbidden = forbiddenBytes
         var onlyDots = true
         var firstDot: Int?
         var lastDot: Int?
@@ -228,6 +235,16 @@ public struct FileNameRules: Sendable, Hashable {
         // The base name is what precedes the last dot, unless that dot ends the name.
         let baseLength = lastDot.map { $0 == count - 1 ? count : $0 } ?? count
         return baseLength <= limit
+    }
+
+    /// ``forbiddenBytes`` of `characters`.
+    private static func asciiBits(of characters: Set<Character>) -> ASCIIBits {
+        var bits = ASCIIBits()
+        for character in characters {
+            guard let byte = character.asciiValue, character.unicodeScalars.count == 1 else { continue }
+            if byte < 64 { bits.low |= 1 << UInt64(byte) } else { bits.high |= 1 << UInt64(byte - 64) }
+        }
+        return bits
     }
 
     /// `Character.isWhitespace` for an ASCII byte: tab, line feed, vertical tab, form feed, carriage return, space.

@@ -13,6 +13,17 @@ import WOPIModels
         #expect(!mobile.allowsLeadingDot && mobile.rejectsDeviceNames)
     }
 
+    @Test func changedForbiddenCharactersApplyToPlainASCIINames() {
+        var rules = FileNameRules.default
+        #expect(rules.problem(with: "a#b.docx") == nil)
+        rules.forbiddenCharacters.insert("#")
+        #expect(rules.problem(with: "a#b.docx") != nil)
+        #expect(rules.sanitized("a#b.docx") == "a-b.docx")
+        rules.forbiddenCharacters.remove("?")
+        #expect(rules.problem(with: "why?.docx") == nil)
+        #expect(rules != FileNameRules.default)
+    }
+
     @Test func theDefaultRefusesOnlyWhatNoFileSystemOrOfficeClientCanHold() {
         let rules = FileNameRules.default
         #expect(rules.forbiddenCharacters == Set("\\/\"*:<>?|"))
