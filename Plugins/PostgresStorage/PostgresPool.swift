@@ -35,11 +35,13 @@ public final class PostgresPool: Service, Sendable {
             host: configuration.host, port: configuration.port, username: configuration.username,
             password: configuration.password, database: configuration.database, tls: .disable)
         clientConfiguration.options.maximumConnections = configuration.poolSize
+        // Connections of the minimum have no idle timer (`Configuration.keepsConnectionsOpen`).
+        clientConfiguration.options.minimumConnections = configuration.keepsConnectionsOpen ? configuration.poolSize : 0
         clientConfiguration.options.connectTimeout = configuration.leaseTimeout
-        // No keep-alive query: the pool closes a connection idle for 60 s (`connectionIdleTimeout`, no minimum), so it
-        // would only ever run on a connection idle between 30 and 60 s. Its timer, set each time a connection goes
-        // back to the pool, cost a CheckFileInfo about 5% of the host's CPU: 245 against 233 µs, medians of 7
-        // alternating runs (Docs/benchmarks.md, "PutFile: the body's reader only reads").
+        // No keep-alive query. Its timer, also set each time a connection goes back to the pool, cost a CheckFileInfo
+        // about 5% of the host's CPU: 245 against 233 µs, medians of 7 alternating runs (Docs/benchmarks.md,
+        // "PutFile: the body's reader only reads"). Without `keepsConnectionsOpen`, the pool closes a connection idle
+        // for 60 s (`connectionIdleTimeout`), so a keep-alive would only ever run on one idle between 30 and 60 s.
         clientConfiguration.options.keepAliveBehavior = nil
         let client = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
         self.client = client

@@ -109,14 +109,20 @@ package final class PostgresServer: Sendable {
         // not enough on a machine whose CPU was three times slower: 32 concurrent sign-in failures (one row, so one
         // commit after the other) timed out while the suites beside them wrote gigabytes. No test here waits for
         // this timeout to pass (`PoolLeaseTimeoutTests` sets its own).
-        return PostgresPool.Configuration(
+        var configuration = PostgresPool.Configuration(
             host: "127.0.0.1", port: port, username: Self.role, database: name, poolSize: poolSize,
             leaseTimeout: .seconds(30))
+        // The suites open hundreds of pools and host processes on this one server together: opening every pool's
+        // connections at start passed its `max_connections` ("sorry, too many clients already"). A test of the
+        // open connections sets this back (`PoolConnectionTests`).
+        configuration.keepsConnectionsOpen = false
+        return configuration
     }
 
-    /// The `postgres://` URL of a database of this server.
+    /// The `postgres://` URL of a database of this server, with the configuration's pool size: a `serve` keeps that
+    /// many connections open, and the tests start many hosts on this one server together.
     package func url(_ configuration: PostgresPool.Configuration) -> String {
-        "postgres://\(Self.role)@127.0.0.1:\(port)/\(configuration.database ?? Self.role)"
+        "postgres://\(Self.role)@127.0.0.1:\(port)/\(configuration.database ?? Self.role)?pool=\(configuration.poolSize)"
     }
 
     /// Test logs stay at warning level.
