@@ -119,7 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
             // registry; bootstrapped before the stores open, so that their metrics are made with it.
             MetricsSystem.bootstrap(metrics.factory)
         }
-        let directory = try await data.open()
+        let directory = try await data.open(serving: true)
         var stores = try await directory.stores()
         if let templates {
             stores.templates = DeploymentStores.templates(

@@ -32,9 +32,13 @@ struct DataOptions: ParsableArguments {
             valueName: "url"))
     var database: String?
 
-    func open() async throws -> DataDirectory {
+    /// The data directory, with its database pool when `--database` names one. A command that serves keeps the
+    /// pool's connections open; the others (one statement or a few, then exit) open them as they need them.
+    func open(serving: Bool = false) async throws -> DataDirectory {
         var directory = try DataDirectory(path: data, storage: storage)
-        if let database { directory.database = try await DataDirectory.openDatabase(url: database) }
+        if let database {
+            directory.database = try await DataDirectory.openDatabase(url: database, keepingConnectionsOpen: serving)
+        }
         return directory
     }
 }
