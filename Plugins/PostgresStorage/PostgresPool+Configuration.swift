@@ -24,10 +24,11 @@ extension PostgresPool {
         ///
         /// postgres-nio's pool gives a connection it may close (one above its minimum) an idle timer each time the
         /// connection goes back to it: a task that sleeps, cancelled at the next lease. Under load that is once per
-        /// statement, and it cost a CheckFileInfo about a third of the host's CPU (Docs/benchmarks.md, "PostgreSQL
-        /// connections kept open"). With `false`, connections are opened on demand and closed after 60 s idle, for a
-        /// server whose `max_connections` cannot hold every process's ``poolSize``. Either way, no keep-alive
-        /// query runs, and a connection the server or the network closes is replaced when the pool sees it close.
+        /// statement, and it cost a CheckFileInfo about 30% of the host's CPU (Docs/benchmarks.md, "Spans only when
+        /// traced; SQLite rows read by position; PostgreSQL connections kept open"). With `false`, connections are
+        /// opened on demand and closed after 60 s idle, for a server whose `max_connections` cannot hold every
+        /// process's ``poolSize``. Either way, no keep-alive query runs, and a connection the server or the network
+        /// closes is replaced when the pool sees it close.
         public var keepsConnectionsOpen = true
 
         /// Creates a configuration; the connection is not encrypted (run the hosts next to the database, or on a
