@@ -27,8 +27,8 @@ extension PostgresPool {
         /// statement, and it cost a CheckFileInfo about 30% of the host's CPU (Docs/benchmarks.md, "Spans only when
         /// traced; SQLite rows read by position; PostgreSQL connections kept open"). With `false`, connections are
         /// opened on demand and closed after 60 s idle, for a server whose `max_connections` cannot hold every
-        /// process's ``poolSize``. Either way, no keep-alive query runs, and a connection the server or the network
-        /// closes is replaced when the pool sees it close.
+        /// process's ``poolSize``. Either way, no keep-alive query runs; a connection the server or the network
+        /// closes leaves the pool when the pool sees it close, and one that was kept open is opened again.
         public var keepsConnectionsOpen = true
 
         /// Creates a configuration; the connection is not encrypted (run the hosts next to the database, or on a
