@@ -7,22 +7,26 @@ import WOPIStorage
 /// dictionary), for `row["name"]`. On the host's most frequent statement, CheckFileInfo's authorization with its 16
 /// columns, that cost 1.8% of the host's CPU; a read by position needs none of it.
 package struct StatementRow {
-    private let statement: SQLiteStatement
+    /// The statement, whose column names only an error reads.
+    private let statement: Statement
 
     /// The value of column `index`, or `nil` when it is NULL.
     package func optional<Value: StatementColumnConvertible>(_ index: Int) -> Value? {
-        Value.fromStatement(statement, atUncheckedIndex: CInt(index))
+        Value.fromStatement(statement.sqliteStatement, atUncheckedIndex: CInt(index))
     }
 
     /// Whether column `index` is NULL; a text is not copied to tell.
     package func isNull(_ index: Int) -> Bool {
-        Int64?.fromStatement(statement, atUncheckedIndex: CInt(index)) == .some(nil)
+        Int64?.fromStatement(statement.sqliteStatement, atUncheckedIndex: CInt(index)) == .some(nil)
     }
 
-    /// The value of column `index`; a NULL throws, as the database then breaks a rule of its own schema.
+    /// The value of column `index`; a NULL throws, naming the column, as the database then breaks a rule of its own
+    /// schema.
     package func required<Value: StatementColumnConvertible>(_ index: Int) throws -> Value {
         guard let value: Value = optional(index) else {
-            throw StorageError(.corrupt, "The database holds NULL where a value is required; restore a backup.")
+            let column = statement.columnNames[index]
+            throw StorageError(
+                .corrupt, "The database holds NULL in column \(column), where a value is required; restore a backup.")
         }
         return value
     }
@@ -33,7 +37,7 @@ package struct StatementRow {
         _ statement: Statement, arguments: StatementArguments, _ decode: (StatementRow) throws -> Element
     ) throws -> [Element] {
         let cursor = try stepping(statement, arguments)
-        let row = StatementRow(statement: statement.sqliteStatement)
+        let row = StatementRow(statement: statement)
         return try withExtendedLifetime(cursor) {
             var elements: [Element] = []
             while try cursor.next() != nil { elements.append(try decode(row)) }
@@ -48,7 +52,7 @@ package struct StatementRow {
         let cursor = try stepping(statement, arguments)
         return try withExtendedLifetime(cursor) {
             guard try cursor.next() != nil else { return nil }
-            return try decode(StatementRow(statement: statement.sqliteStatement))
+            return try decode(StatementRow(statement: statement))
         }
     }
 

@@ -58,7 +58,10 @@ struct StatementRowTests {
             let statement = try db.cachedStatement(sql: "SELECT name FROM t WHERE id = ?")
             #expect {
                 _ = try StatementRow.first(statement, arguments: [2]) { row in try row.required(0) as String }
-            } throws: { ($0 as? StorageError)?.code == .corrupt }
+            } throws: { error in
+                guard let error = error as? StorageError else { return false }
+                return error.code == .corrupt && error.message.contains("column name")
+            }
         }
     }
 
