@@ -13,16 +13,29 @@
 public struct FileNameRules: Sendable, Hashable {
     /// Characters a name must not contain (control characters are always refused).
     public var forbiddenCharacters: Set<Character> {
-        didSet { forbiddenBytes = Self.asciiBits(of: forbiddenCharacters) }
+        didSet { forbiddenBytes = ASCIIBits(forbiddenCharacters) }
     }
-    /// The characters of ``forbiddenCharacters`` that are one ASCII byte, as a bit per byte value (`low`: 0–63,
-    /// `high`: 64–127), for ``isPlainAcceptableASCII(_:)``; longer characters cannot occur in ASCII.
+    /// The characters of ``forbiddenCharacters`` that are one ASCII byte, for ``isPlainAcceptableASCII(_:)``; longer
+    /// characters cannot occur in ASCII.
     private var forbiddenBytes: ASCIIBits
 
-    /// A set of ASCII bytes, a bit per byte value.
+    /// A set of ASCII bytes, a bit per byte value (`low`: 0–63, `high`: 64–127).
     private struct ASCIIBits: Sendable, Hashable {
-        var low: UInt64 = 0
-        var high: UInt64 = 0
+        private var low: UInt64 = 0
+        private var high: UInt64 = 0
+
+        /// The characters of `characters` that are one ASCII byte.
+        init(_ characters: Set<Character>) {
+            for character in characters {
+                guard let byte = character.asciiValue, character.unicodeScalars.count == 1 else { continue }
+                if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+            }
+        }
+
+        /// Whether `byte` (below 128) is in the set.
+        func contains(_ byte: UInt8) -> Bool {
+            (byte < 64 ? low >> UInt64(byte) : high >> UInt64(byte - 64)) & 1 == 1
+        }
     }
     /// Whether a name may start with `.` (`.gitignore`, `.~lock.Report.docx#`).
     public var allowsLeadingDot: Bool
@@ -44,7 +57,7 @@ public struct FileNameRules: Sendable, Hashable {
         maximumBaseNameLength: Int = Self.defaultMaximumBaseNameLength
     ) {
         self.forbiddenCharacters = forbiddenCharacters
-        self.forbiddenBytes = Self.asciiBits(of: forbiddenCharacters)
+        self.forbiddenBytes = ASCIIBits(forbiddenCharacters)
         self.allowsLeadingDot = allowsLeadingDot
         self.rejectsDeviceNames = rejectsDeviceNames
         self.maximumBaseNameLength = maximumBaseNameLength
@@ -213,15 +226,12 @@ public struct FileNameRules: Sendable, Hashable {
         guard let first = utf8.first, let last = utf8.last, !Self.isASCIIWhiteSpace(first),
             !Self.isASCIIWhiteSpace(last), allowsLeadingDot || first != UInt8(ascii: ".")
         else { return false }
-        let forbidden = forbiddenBytes
         var onlyDots = true
         var firstDot: Int?
         var lastDot: Int?
         var count = 0
         for byte in utf8 {
-            guard byte >= 0x20, byte < 0x7F else { return false }
-            let bit = byte < 64 ? forbidden.low >> UInt64(byte) : forbidden.high >> UInt64(byte - 64)
-            guard bit & 1 == 0 else { return false }
+            guard byte >= 0x20, byte < 0x7F, !forbiddenBytes.contains(byte) else { return false }
             if byte == UInt8(ascii: ".") {
                 if firstDot == nil { firstDot = count }
                 lastDot = count
@@ -235,16 +245,6 @@ public struct FileNameRules: Sendable, Hashable {
         // The base name is what precedes the last dot, unless that dot ends the name.
         let baseLength = lastDot.map { $0 == count - 1 ? count : $0 } ?? count
         return baseLength <= limit
-    }
-
-    /// ``forbiddenBytes`` of `characters`.
-    private static func asciiBits(of characters: Set<Character>) -> ASCIIBits {
-        var bits = ASCIIBits()
-        for character in characters {
-            guard let byte = character.asciiValue, character.unicodeScalars.count == 1 else { continue }
-            if byte < 64 { bits.low |= 1 << UInt64(byte) } else { bits.high |= 1 << UInt64(byte - 64) }
-        }
-        return bits
     }
 
     /// `Character.isWhitespace` for an ASCII byte: tab, line feed, vertical tab, form feed, carriage return, space.
