@@ -15,15 +15,15 @@ enum POSIX {
 
     /// The value of an extended attribute of an open file, or `nil` when it has none.
     static func attribute(_ name: String, of fd: Descriptor) throws -> String? {
-        var buffer = [UInt8](repeating: 0, count: 512)
-        let count = buffer.withUnsafeMutableBytes { bytes in
-            SystemCall.retrying { getAttribute(fd.raw, name, bytes.baseAddress, bytes.count) }
+        // On the stack: every lookup reads two or three attributes.
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { buffer in
+            let count = SystemCall.retrying { getAttribute(fd.raw, name, buffer.baseAddress, buffer.count) }
+            if count < 0 {
+                if errno == noAttributeErrno { return nil }
+                throw POSIXFailure(errno: errno, "read extended attribute \(name)")
+            }
+            return String(validating: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
         }
-        if count < 0 {
-            if errno == noAttributeErrno { return nil }
-            throw POSIXFailure(errno: errno, "read extended attribute \(name)")
-        }
-        return String(validating: buffer[..<count], as: UTF8.self)
     }
 
     /// Sets an extended attribute of an open file.

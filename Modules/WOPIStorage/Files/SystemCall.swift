@@ -9,6 +9,7 @@
 /// Small helpers around blocking system calls.
 package enum SystemCall {
     /// Runs a system call again while it fails with `EINTR`.
+    @inlinable
     package static func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
         while true {
             let result = call()
