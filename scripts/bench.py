@@ -57,6 +57,13 @@ INSTRUMENTED = (
     ("metrics+traces", ["--metrics-listen", "127.0.0.1:0"], {"OTEL_TRACES_EXPORTER": "otlp"}),
 )
 INSTRUMENTATION_ROUNDS = 6
+# CheckFileInfo at one offered load for every server: each of the CONNECTIONS waits PACE_MS after an answer before
+# its next request (16 at 8 ms: at most 2,000 requests a second, below what each server answers, one PostgreSQL
+# host included). At full load, a faster server batches more reads, writes and wake-ups per system call, so its CPU
+# per request falls further than a slower one's; at one offered load, the difference between two servers is closer
+# to what the slower one's own code costs.
+PACE_MS = 8
+PACED = ("hello-world", "wopi-host sqlite", "wopi-host fs", "wopi-host postgres")
 INCREMENTAL_MIB = 10  # the zip of the incremental-transfer scenario (smoke: 1 MiB)
 
 
@@ -361,12 +368,16 @@ class Cluster(Server, Scenarios):
         return total
 
 
-def wrk(server, paths, ops, seconds, workdir):
-    """Runs wrk against `server`; returns req/s, p99 ms, host CPU µs per request and the request count."""
+def wrk(server, paths, ops, seconds, workdir, delay_ms=None):
+    """Runs wrk against `server`; returns req/s, p99 ms, host CPU µs per request and the request count.
+
+    With `delay_ms`, each connection waits that long before each request (see PACE_MS)."""
     paths_file = os.path.join(workdir, "wrk-paths.txt")
     with open(paths_file, "w") as f:
         f.write("\n".join(paths) + "\n")
     env = dict(os.environ, WOPI_PATHS=paths_file, WOPI_OPS=ops)
+    if delay_ms is not None:
+        env["WOPI_DELAY_MS"] = str(delay_ms)
     script = os.path.join(ROOT, "Benchmarks", "wrk", "wopi.lua")
     pids = server.pids()
     database_cpu = getattr(server, "database_cpu", None) or (lambda: 0)
@@ -644,6 +655,7 @@ def main():
     os.mkdir(www)
     servers = []
     results = {}  # (scenario, server) -> figures
+    paced = {}  # server -> CheckFileInfo's figures at the offered load of PACE_MS
     loads = [load_average()]
     if options.incremental_only:
         incremental_only(options, bin_dir, workdir, loads)
@@ -706,6 +718,15 @@ def main():
                 paths = cluster.front[scenario] if endpoint.url == cluster.url else postgres_paths[scenario]
                 results[(scenario, name)] = wrk(endpoint, *paths, seconds, workdir)
                 print(f"{scenario:28} {name[10:]:7} {results[(scenario, name)]}", flush=True)
+        if "CheckFileInfo" in scenarios:
+            targets = {"hello-world": (hello, (["/checkfileinfo.json"], ""))}
+            targets.update({f"wopi-host {storage}": (host, paths["CheckFileInfo"])
+                            for storage, (host, paths) in hosts.items()})
+            if postgres:
+                targets["wopi-host postgres"] = (postgres["wopi-host postgres"], postgres_paths["CheckFileInfo"])
+            for name, (server, paths) in targets.items():
+                paced[name] = wrk(server, *paths, seconds, workdir, delay_ms=PACE_MS)
+                print(f"CheckFileInfo, paced         {name[-8:]:8} {paced[name]}", flush=True)
         # GetFile read by wrk, which discards the body: the smallest size, from nginx and each storage.
         bench = os.path.join(bin_dir, "wopikit-bench")
         size_args = [arg for size in sizes for arg in ("--size-mib", str(size))]
@@ -745,7 +766,7 @@ def main():
     finally:
         stop_all(servers, workdir)
     report(options, scenarios, results, get_size, get_rows, sizes, transfers, transfer_problem, dd_rates, seconds,
-           bin_dir, loads, instrumented, office, sendfile_rounds)
+           bin_dir, loads, instrumented, office, sendfile_rounds, paced)
 
 
 def measure_transfers(bench, host_binary, nginx, cluster, sizes, size_args, www, workdir):
@@ -819,8 +840,29 @@ def incremental_only(options, bin_dir, workdir, loads):
           f"Load average (1 min) at the start and the end: {', '.join(loads)}.\n\n" + incremental_report(rows))
 
 
+def paced_report(paced, seconds):
+    """The table of CheckFileInfo at one offered load (PACE_MS), each server beside the hello-world."""
+    offered = CONNECTIONS * 1000 / PACE_MS
+    hello = paced["hello-world"]
+    rows = []
+    for name in PACED:
+        figures = paced.get(name)
+        if not figures:
+            continue
+        database_cpu = figures.get("database_cpu_us")
+        rows.append([name, f"{figures['rps']:.0f}",
+                     f"{figures['cpu_us']:.0f}", f"{figures['cpu_us'] - hello['cpu_us']:+.0f}",
+                     f"{figures['cpu_us'] / hello['cpu_us']:.2f}×", f"{figures['p99']:.2f}",
+                     "" if database_cpu is None else f"{database_cpu:.0f}"])
+    return "\n".join([
+        f"CheckFileInfo at one offered load: {CONNECTIONS} connections, each waiting {PACE_MS} ms after an answer "
+        f"before its next request (at most {offered:,.0f} requests a second), {seconds} s each:", "",
+        table(["server", "req/s", "CPU µs/req", "− hello-world µs", "× hello", "p99 ms", "PostgreSQL CPU µs/req"],
+              rows)])
+
+
 def report(options, scenarios, results, get_size, get_rows, sizes, transfers, transfer_problem, dd_rates, seconds,
-           bin_dir, loads, instrumented, office=None, sendfile_rounds=None):
+           bin_dir, loads, instrumented, office=None, sendfile_rounds=None, paced=None):
     """Prints the tables and, for a full run, prepends them to Docs/benchmarks.md."""
     request_rows = []
     for scenario in scenarios:
@@ -862,6 +904,9 @@ def report(options, scenarios, results, get_size, get_rows, sizes, transfers, tr
               request_rows),
         "",
     ] + ([
+        paced_report(paced, seconds),
+        "",
+    ] if paced else []) + ([
         f"GetFile read by wrk (2 threads, 4 connections, bodies discarded), {seconds} s each:",
         "",
         table(["server", "size", "GetFile MiB/s (wrk)", "× nginx", "server CPU µs/MiB"], get_table),
