@@ -79,7 +79,7 @@ extension WOPIHost {
         {
             listing.containers.append(ChildrenListing.Container(name: SharedWithMe.name, id: SharedWithMe.id))
         }
-        return try listing.response()
+        return listing.response()
     }
 
     /// The listing of `items` sorted by name, with `X-WOPI-FileExtensionFilterList` matched case-insensitively.
@@ -89,8 +89,10 @@ extension WOPIHost {
         }
         var listing = ChildrenListing(
             containers: [], files: [], nameRules: configuration.fileNameRules, context: context, signer: tokens)
-        for child in items.sorted(by: { $0.name < $1.name }) {
-            switch child {
+        // Sorted by index, not by item: a comparison of two items would copy both out of their enum.
+        let names = items.map(\.name)
+        for index in items.indices.sorted(by: { names[$0] < names[$1] }) {
+            switch items[index] {
             case .container(let container):
                 listing.containers.append(
                     ChildrenListing.Container(
