@@ -21,7 +21,8 @@ package struct JSONObjectWriter: ~Copyable {
 
     /// An object written after what `buffer` holds: ``finish()`` returns both, as lines of JSON do.
     package init(after buffer: consuming ByteBuffer) {
-        self.buffer = buffer
+        // Moved: otherwise a debug build keeps the parameter alive to the end, and the write below copies the buffer.
+        self.buffer = consume buffer
         self.buffer.writeInteger(UInt8(ascii: "{"))
     }
 

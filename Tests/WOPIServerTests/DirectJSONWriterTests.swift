@@ -150,6 +150,26 @@ import WOPITestSupport
         try Self.expectSameBytes(EnumerateChildrenResponse(childContainers: [], childFiles: []))
     }
 
+    /// EnumerateChildren's entries, written member by member after what a piece already holds.
+    @Test func listingEntriesAreWrittenAsJSONEncoderWritesThem() throws {
+        var generator = SeededGenerator(seed: 2_028)
+        let prefix = ByteBuffer(string: #"{"ChildFiles":["#)
+        for index in 0..<300 {
+            let text = String(
+                Self.awkwardText.shuffled(using: &generator).prefix(Int.random(in: 0...40, using: &generator)))
+            let file = ChildFile(
+                name: "File \(index) \(text).docx", url: "https://host/wopi/files/\(index)?access_token=\(text)",
+                size: index.isMultiple(of: 7) ? Int64.min : Int64.random(in: 0...Int64.max, using: &generator),
+                version: text, lastModifiedTime: Bool.random(using: &generator) ? "2026-11-27T08:00:00.0000000Z" : nil)
+            let folder = NamedURL(name: text, url: "https://host/wopi/containers/\(index)")
+            #expect(
+                Array(buffer: file.json(after: prefix)) == Array(buffer: prefix)
+                    + Array(try WOPIJSON.encoder.encode(file)))
+            #expect(
+                Array(buffer: folder.json(after: ByteBuffer())) == Array(try WOPIJSON.encoder.encode(folder)))
+        }
+    }
+
     /// A key written twice keeps its last value, wherever the two writes stand.
     @Test func aKeyWrittenTwiceKeepsItsLastValue() throws {
         try Self.expectSameBytes(RepeatedKeys())

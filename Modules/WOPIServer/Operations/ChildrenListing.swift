@@ -33,9 +33,9 @@ struct ChildrenListing: Sendable {
     static let chunkSize = 32 * 1024
 
     /// The answer: one buffer when it fits in one piece (with its `Content-Length`), else a stream of pieces.
-    func response() throws -> WOPIResponse {
+    func response() -> WOPIResponse {
         var writer = Writer(self)
-        let first = try writer.next()
+        let first = writer.next()
         let body: WOPIResponse.Body
         if writer.isFinished {
             body = .buffer(first)
@@ -50,7 +50,7 @@ struct ChildrenListing: Sendable {
                             pending = nil
                             return chunk
                         }
-                        return rest.isFinished ? nil : try rest.next()
+                        return rest.isFinished ? nil : rest.next()
                     }
                 })
         }
@@ -70,8 +70,6 @@ struct ChildrenListing: Sendable {
         private let listing: ChildrenListing
         private(set) var position: Position
         private var trade: TokenTrade
-        /// One JSON writer for every entry: its buffers are reused.
-        private let json = DirectJSONWriter.reusable()
 
         init(_ listing: ChildrenListing, from position: Position = Position()) {
             self.listing = listing
@@ -82,47 +80,48 @@ struct ChildrenListing: Sendable {
         var isFinished: Bool { position.finished }
 
         /// The next piece: entries until it holds about ``ChildrenListing/chunkSize`` bytes, with the JSON around them.
-        mutating func next() throws -> ByteBuffer {
-            // Bytes first, one ByteBuffer per piece: many small writes cost less in an array.
-            var chunk: [UInt8] = []
+        mutating func next() -> ByteBuffer {
+            var chunk = ByteBuffer()
             chunk.reserveCapacity(ChildrenListing.chunkSize + 1024)
             let containerCount = listing.containers.count
             let total = containerCount + listing.files.count
             if !position.begun {
-                chunk.append(contentsOf: #"{"ChildContainers":["#.utf8)
+                chunk.writeStaticString(#"{"ChildContainers":["#)
                 position.begun = true
             }
-            while position.entry < total, chunk.count < ChildrenListing.chunkSize {
+            while position.entry < total, chunk.readableBytes < ChildrenListing.chunkSize {
                 let index = position.entry
                 if index == containerCount, !position.filesOpened {
                     openFiles(&chunk)
                 } else if index > 0, index != containerCount {
-                    chunk.append(UInt8(ascii: ","))
+                    chunk.writeInteger(UInt8(ascii: ","))
                 }
+                // Each entry moves the chunk in and out of its writer (`consume`): a copy left here would make every
+                // entry's first write copy the whole chunk.
                 if index < containerCount {
                     let container = listing.containers[index]
                     let entry = NamedURL(name: container.name, url: trade.url(for: .container(container.id)))
-                    try json.append(entry, to: &chunk)
+                    chunk = entry.json(after: consume chunk)
                 } else {
                     let file = listing.files[index - containerCount]
                     let entry = ChildFile(
                         name: listing.nameRules.sanitized(file.name), url: trade.url(for: .file(file.id)),
                         size: file.size, version: file.version,
                         lastModifiedTime: WOPIJSON.timestamp(file.lastModified))
-                    try json.append(entry, to: &chunk)
+                    chunk = entry.json(after: consume chunk)
                 }
                 position.entry += 1
             }
             if position.entry == total {
                 if !position.filesOpened { openFiles(&chunk) }
-                chunk.append(contentsOf: "]}".utf8)
+                chunk.writeStaticString("]}")
                 position.finished = true
             }
-            return ByteBuffer(bytes: chunk)
+            return chunk
         }
 
-        private mutating func openFiles(_ chunk: inout [UInt8]) {
-            chunk.append(contentsOf: #"],"ChildFiles":["#.utf8)
+        private mutating func openFiles(_ chunk: inout ByteBuffer) {
+            chunk.writeStaticString(#"],"ChildFiles":["#)
             position.filesOpened = true
         }
     }

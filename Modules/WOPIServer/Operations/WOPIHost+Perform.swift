@@ -73,7 +73,7 @@ extension WOPIHost {
             return try .json(SharedWithMe.containerInfo)
         case .enumerateChildren(SharedWithMe.id):
             let shared = try await policy.sharedItems(with: context.user)
-            return try childrenListing(shared, request: request, context: context).response()
+            return childrenListing(shared, request: request, context: context).response()
         case .enumerateContainerAncestors(SharedWithMe.id):
             let root = try await storage.rootContainer(forUser: context.user.id)
             return try .json(AncestorsResponse(ancestorsWithRootFirst: [namedURL(root, context: context)]))
