@@ -371,7 +371,7 @@ class Cluster(Server, Scenarios):
 def wrk(server, paths, ops, seconds, workdir, delay_ms=None):
     """Runs wrk against `server`; returns req/s, p99 ms, host CPU µs per request and the request count.
 
-    With `delay_ms`, each connection waits that long before each request (see PACE_MS)."""
+    With `delay_ms`, each connection waits that long after an answer before its next request (see PACE_MS)."""
     paths_file = os.path.join(workdir, "wrk-paths.txt")
     with open(paths_file, "w") as f:
         f.write("\n".join(paths) + "\n")

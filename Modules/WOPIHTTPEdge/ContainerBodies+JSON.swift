@@ -5,7 +5,7 @@ extension ChildFile {
     /// This entry of an EnumerateChildren answer written after what `buffer` holds, byte for byte what
     /// `WOPIJSON.encoder` writes for it (``JSONObjectWriter``): a listing writes a thousand of them.
     ///
-    /// Keep one line per ``CodingKeys`` case, in the order of the wire names' UTF-8 bytes. `DirectJSONWriterTests`
+    /// Keep one line per `CodingKeys` case, in the order of the wire names' UTF-8 bytes. `DirectJSONWriterTests`
     /// compares the bytes with `JSONEncoder`'s.
     package func json(after buffer: consuming ByteBuffer) -> ByteBuffer {
         var object = JSONObjectWriter(after: consume buffer)
