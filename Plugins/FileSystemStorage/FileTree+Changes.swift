@@ -14,7 +14,7 @@ extension FileTree {
             throw StorageError(
                 .invalidName, "The user ID \"\(user)\" cannot name a root; use ASCII letters and digits.")
         }
-        let users = try openDirectory(["users"])
+        let users = usersDirectory
         if mkdirat(users.raw, user, 0o755) != 0 && errno != EEXIST {
             throw POSIXFailure(errno: errno, "create the root of \(user)")
         }

@@ -184,7 +184,7 @@ final class FileTree: Sendable {
     /// ID; the one at the previously known path keeps it.
     func rescan() throws {
         var found: [ItemID: [String]] = [:]
-        let users = try openDirectory(["users"])
+        let users = usersDirectory
         func visit(_ location: Location) throws {
             var id = location.id
             if let earlier = found[id] {
