@@ -171,7 +171,7 @@ extension FUSEFileSystem {
     func openDirectory(_ inode: UInt64) async throws -> UInt64 {
         let id = try inodes.requireItem(for: inode)
         let container = try await backend.container(id)
-        let children = try await backend.children(of: id).sorted { $0.name < $1.name }
+        let children = try await backend.children(of: id).sortedByName()
         let parentInode = container.parentID.map { inodes.inode(for: $0) } ?? inode
         var entries = [
             OpenFiles.DirectoryEntry(name: ".", inode: inode, mode: S_IFDIR),

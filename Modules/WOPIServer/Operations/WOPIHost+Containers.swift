@@ -89,10 +89,8 @@ extension WOPIHost {
         }
         var listing = ChildrenListing(
             containers: [], files: [], nameRules: configuration.fileNameRules, context: context, signer: tokens)
-        // Sorted by index, not by item: a comparison of two items would copy both out of their enum.
-        let names = items.map(\.name)
-        for index in items.indices.sorted(by: { names[$0] < names[$1] }) {
-            switch items[index] {
+        for child in items.sortedByName() {
+            switch child {
             case .container(let container):
                 listing.containers.append(
                     ChildrenListing.Container(
