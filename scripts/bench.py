@@ -63,7 +63,6 @@ INSTRUMENTATION_ROUNDS = 6
 # per request falls further than a slower one's; at one offered load, the difference between two servers is closer
 # to what the slower one's own code costs.
 PACE_MS = 8
-PACED = ("hello-world", "wopi-host sqlite", "wopi-host fs", "wopi-host postgres")
 INCREMENTAL_MIB = 10  # the zip of the incremental-transfer scenario (smoke: 1 MiB)
 
 
@@ -841,14 +840,12 @@ def incremental_only(options, bin_dir, workdir, loads):
 
 
 def paced_report(paced, seconds):
-    """The table of CheckFileInfo at one offered load (PACE_MS), each server beside the hello-world."""
+    """The table of CheckFileInfo at one offered load (PACE_MS), each server beside the hello-world, in the order
+    they were measured."""
     offered = CONNECTIONS * 1000 / PACE_MS
     hello = paced["hello-world"]
     rows = []
-    for name in PACED:
-        figures = paced.get(name)
-        if not figures:
-            continue
+    for name, figures in paced.items():
         database_cpu = figures.get("database_cpu_us")
         rows.append([name, f"{figures['rps']:.0f}",
                      f"{figures['cpu_us']:.0f}", f"{figures['cpu_us'] - hello['cpu_us']:+.0f}",
