@@ -21,10 +21,17 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     return 0
 }
 
-/// `wopikit-fuzz [libFuzzer options] [corpus folders]`: hands the command line to libFuzzer's driver.
+/// `wopikit-fuzz [libFuzzer options] [corpus folders]`: hands the command line to libFuzzer's driver. With
+/// `FUZZ_WRITE_SEEDS=FOLDER`, writes the seeds the target makes itself into FOLDER instead.
 @main enum WOPIKitFuzz {
     static func main() {
         _ = selectedTarget
+        if let folder = ProcessInfo.processInfo.environment["FUZZ_WRITE_SEEDS"] {
+            for (name, bytes) in selectedTarget.seeds() {
+                _ = FileManager.default.createFile(atPath: folder + "/" + name, contents: Data(bytes))
+            }
+            exit(0)
+        }
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
         exit(LLVMFuzzerRunDriver(&argc, &argv) { fuzzOneInput($0, $1) })

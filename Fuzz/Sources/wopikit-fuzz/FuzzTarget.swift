@@ -3,6 +3,8 @@
 struct FuzzTarget: Sendable {
     var name: String
     var run: @Sendable (FuzzInput) -> Void
+    /// Seeds the target writes itself (`FUZZ_WRITE_SEEDS=FOLDER`), for inputs of a structure no one writes by hand.
+    var seeds: @Sendable () -> [(name: String, bytes: [UInt8])] = { [] }
 
     /// Every target, in the order `make fuzz` runs them.
     static let all: [FuzzTarget] = [
