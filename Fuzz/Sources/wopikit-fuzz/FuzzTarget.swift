@@ -9,6 +9,6 @@ struct FuzzTarget: Sendable {
     /// Every target, in the order `make fuzz` runs them.
     static let all: [FuzzTarget] = [
         .utf7, .challenge, .urlSchemes, .discovery, .proofKey, .accessToken, .formQuery, .officeURL, .appToApp,
-        .wopiRoute, .checkFileInfo, .containerJSON, .tokenResponse, .frames, .zipChunks,
+        .wopiRoute, .checkFileInfo, .containerJSON, .tokenResponse, .frames, .zipChunks, .httpHost,
     ]
 }
