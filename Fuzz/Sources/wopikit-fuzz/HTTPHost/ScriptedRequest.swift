@@ -218,26 +218,26 @@ struct HeaderChoice: Choice {
     }
 
     /// Three bytes (name, kind, argument: the hostile value's index, or the text's length before the text), so that a
-    /// change of kind leaves the rest of the input where it was.
+    /// change of kind leaves the rest of the input where it was. Half of the kinds are hostile; bit 7 repeats the field.
     init(from reader: inout ChoiceReader) {
         name = reader.pick(FuzzHeaders.names)
         let kind = reader.byte()
-        repeated = kind & 4 != 0
-        switch kind & 3 {
+        repeated = kind & 0x80 != 0
+        switch kind & 7 {
         case 0:
             value = .natural
             _ = reader.byte()
         case 1:
             value = .alternate
             _ = reader.byte()
-        case 2: value = .hostile(reader.pick(HostileValues.values(for: name)))
+        case 2, 3, 4, 5: value = .hostile(reader.pick(HostileValues.values(for: name)))
         default: value = .text(reader.text(upTo: 8192))
         }
     }
 
     func write(to writer: inout ChoiceWriter) {
         writer.pick(name, in: FuzzHeaders.names)
-        let flag: UInt8 = repeated ? 4 : 0
+        let flag: UInt8 = repeated ? 0x80 : 0
         switch value {
         case .natural:
             writer.byte(flag)
@@ -249,7 +249,7 @@ struct HeaderChoice: Choice {
             writer.byte(flag | 2)
             writer.pick(value, in: HostileValues.values(for: name))
         case .text(let text):
-            writer.byte(flag | 3)
+            writer.byte(flag | 6)
             writer.bytes(Array(text.utf8))
         }
     }
