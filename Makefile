@@ -4,6 +4,8 @@ PORT ?= 8080
 SWIFT ?= swift
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_RUNS ?= 20000
+FUZZ_HTTP_RUNS ?= 1000000
+FUZZ_HTTP_SMOKE_RUNS ?= 2000
 NICE ?= nice -n 15
 # The suites that start their own PostgreSQL, host processes and nginx, and time their failures: a test process of
 # their own in every run.
@@ -11,7 +13,7 @@ OWN_PROCESS = 'PostgresTests|ClusterValidatorScenarioTests'
 # swift test, with a failing pass's failures printed again at its end (where a CI log's tail shows them).
 TEST = SWIFT=$(SWIFT) scripts/swift-test.sh
 
-.PHONY: run test build lint format deps test-deps alerts examples-standalone bench bench-smoke fuzz fuzz-smoke fuzz-build test-asan test-tsan docs api
+.PHONY: run test build lint format deps test-deps alerts examples-standalone bench bench-smoke fuzz fuzz-smoke fuzz-http fuzz-build test-asan test-tsan docs api
 
 ## make run: build and start the example host on its default storage (seeds a demo user on first start).
 run: deps
@@ -71,9 +73,17 @@ fuzz: fuzz-build
 	Fuzz/fuzz.sh $(FUZZ_SECONDS)
 
 ## make fuzz-smoke (part of make test): FUZZ_SMOKE_RUNS inputs per target from a fixed seed, the same on every
-## machine, so CI fails on a change of code and not on luck; make fuzz explores.
+## machine, so CI fails on a change of code and not on luck; make fuzz explores. http-host runs FUZZ_HTTP_SMOKE_RUNS
+## (each of its inputs is up to eight requests to a whole host: 25-30 a second, so 2,000 take about as long as the
+## slowest other target's 20,000).
 fuzz-smoke: fuzz-build
-	FUZZ_RUNS=$(FUZZ_SMOKE_RUNS) Fuzz/fuzz.sh 0
+	FUZZ_RUNS=$(FUZZ_SMOKE_RUNS) FUZZ_RUNS_http_host=$(FUZZ_HTTP_SMOKE_RUNS) Fuzz/fuzz.sh 0
+
+## make fuzz-http: the HTTP-level target alone (http-host: the in-process host, every operation, co-authoring on) for
+## FUZZ_HTTP_RUNS inputs (default 1,000,000), from its seed corpus and working corpus; see
+## Docs/fuzzing-and-sanitizers.md for its rate.
+fuzz-http: fuzz-build
+	FUZZ_MAX_RUNS=$(FUZZ_HTTP_RUNS) Fuzz/fuzz.sh 0 http-host
 
 fuzz-build:
 	@# A new file in a WOPIKit module is not seen by the plan SwiftPM cached for the path dependency: plan again.
