@@ -68,7 +68,10 @@ struct UnshareCommand: AsyncParsableCommand {
                 AuditEvent(.unshare, at: Date(), userID: user, itemID: item.id.rawValue, details: ["link": link]))
             Console.line("The share link \(link) of \(path) is revoked.")
         } else if let with {
-            guard try await links.revokeShare(itemID: item.id, granteeID: with, grantedBy: user) else {
+            guard
+                try await links.revokeShare(
+                    itemID: item.id, granteeID: with, grantedBy: user, in: stores.storage)
+            else {
                 throw ValidationFailure("\(path) is not shared with \(with).")
             }
             try await stores.audit?.record(

@@ -42,19 +42,15 @@ package enum ByteRangeRequest: Equatable, Sendable {
         case (let start?, nil) where last.isEmpty:
             self = start < length ? .part(start..<length) : .unsatisfiable
         case (let start?, let end?) where start <= end:
-            self = start < length ? .part(start..<min(end + 1, length)) : .unsatisfiable
+            // `end` may be as large as `Int64.max`: clamp it to the last byte before adding one.
+            self = start < length ? .part(start..<(min(end, length - 1) + 1)) : .unsatisfiable
         default:
             self = .whole
         }
     }
 
-    /// A run of ASCII digits as a non-negative number; `nil` for anything else (or one too large to be a length).
-    private static func number(_ text: String) -> Int64? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
-            return nil
-        }
-        return Int64(text)
-    }
+    /// A position of the range: ``RequestNumber/nonNegative(_:)``.
+    private static func number(_ text: String) -> Int64? { RequestNumber.nonNegative(text) }
 
     /// The `Content-Range` value of a part of content of `length` bytes: `bytes 0-99/1000`.
     package static func contentRange(_ part: Range<Int64>, length: Int64) -> String {

@@ -32,7 +32,9 @@ struct ChunkedTransferTests {
         ) async throws -> TestHTTP.Reply {
             var signatures: [StreamSignature] = []
             var sent: [Frames.Chunk] = []
-            for (streamID, content) in streams.sorted(by: { $0.key < $1.key }) {
+            // MainContent first, as Office and the validator send it, then the alternates by name.
+            let order = streams.sorted { $0.key == "MainContent" || ($1.key != "MainContent" && $0.key < $1.key) }
+            for (streamID, content) in order {
                 let (chunks, isZip) = Frames.chunks(of: content)
                 let knownIDs = Set(Frames.chunks(of: known[streamID] ?? []).chunks.map(\.id))
                 signatures.append(
@@ -225,6 +227,43 @@ struct ChunkedTransferTests {
                 Filter(streamID: "MainContent", chunkingScheme: .zip, chunksToReturn: .lastZipChunk)
             ])
             #expect(try Frames.read(last.body).chunks.keys.map { $0 } == [v2Chunks.last!.id])
+        }
+    }
+
+    /// An alternate stream that shares entries with the workbook, as Office's and the validator's documents do.
+    static let alternateV1 = TestZip.make([
+        ("[Content_Types].xml", Array("<Types/>".utf8)), ("alt/state.xml", Array("<state>one</state>".utf8)),
+    ])
+    static let alternateV2 = TestZip.make([
+        ("[Content_Types].xml", Array("<Types/>".utf8)), ("alt/state.xml", Array("<state>two</state>".utf8)),
+    ])
+
+    @Test("the second delta upload, MainContent first and an Alternate naming MainContent's chunks, is written whole")
+    func aSecondDeltaUploadWhoseAlternateNamesMainContentsChunks() async throws {
+        try await Self.run { session in
+            try await session.coauthLock("C1")
+            let lock = ["X-WOPI-CoauthLockId": "C1"]
+            let v1 = try await session.putChunkedFile(
+                ["MainContent": Self.zipV1, "Alternate": Self.alternateV1],
+                sequence: try await session.sequenceNumber(),
+                headers: lock)
+            #expect(v1.status == 200)
+            let shared = Set(Frames.chunks(of: Self.zipV1).chunks.map(\.id))
+                .intersection(Frames.chunks(of: Self.alternateV2).chunks.map(\.id))
+            #expect(!shared.isEmpty, "the alternate names chunks the host has in MainContent")
+            let sequence = try #require(v1.header("X-WOPI-SequenceNumber"))
+            let v2 = try await session.putChunkedFile(
+                ["MainContent": Self.zipV2, "Alternate": Self.alternateV2],
+                known: ["MainContent": Self.zipV1, "Alternate": Self.alternateV1], sequence: sequence, headers: lock)
+            #expect(v2.status == 200, "\(v2.header("X-WOPI-ServerError") ?? "")")
+            #expect(v2.header("X-WOPI-SequenceNumber") == String((Int(sequence) ?? 0) + 1))
+            #expect(try await session.content() == Self.zipV2)
+            let alternate = try await session.getChunkedFile([
+                Filter(streamID: "Alternate", chunkingScheme: .zip, chunksToReturn: .all, alreadyKnownChunks: [])
+            ])
+            let response = try Frames.read(alternate.body)
+            let signature = try #require(try response.decoded(GetChunkedFileResponseMessage.self).signatures.first)
+            #expect(Frames.content(of: signature, known: [], sent: response.chunks) == Self.alternateV2)
         }
     }
 

@@ -185,4 +185,30 @@ struct SharingTests {
             #expect(bobShare.status == 401)
         }
     }
+
+    @Test("unsharing a folder revokes the links to items inside it, so the grantee cannot take the access back")
+    func unsharingAFolderRevokesTheLinksBelowIt() async throws {
+        let fixture = SharingFixture()
+        let links = ShareLinks(tokenKey: SymmetricKey(size: .bits256), store: fixture.shares)
+        var configuration = WOPIHostConfiguration()
+        configuration.shareLinks = links
+        try await TestHost.run(storage: fixture.storage, configuration: configuration, policy: fixture.policy) {
+            wopi in
+            let (projects, plan, budget) = try await fixture.seed()
+            func link(_ item: StorageItem) async throws -> String {
+                let url = try await links.url(
+                    for: item, type: .readWrite, grantor: "ana", publicURL: wopi.baseURL, now: wopi.clock.date)
+                return String(url.dropFirst((wopi.baseURL + links.pagePath).count))
+            }
+            let planLink = try await link(.file(plan))
+            let budgetLink = try await link(.file(budget))
+            let bob = WOPIUser(id: "bob", signInName: "bob@example.com", displayName: "Bob", passwordHash: nil)
+            #expect(
+                try await links.revokeShare(itemID: projects.id, granteeID: "bob", grantedBy: "ana", in: wopi.storage))
+            #expect(try await wopi.host.redeemShareLink(planLink, for: bob) == nil, "the link inside the folder")
+            #expect(try await wopi.host.policy.access(of: bob, to: .file(plan)).permission == .none)
+            let outside = try await wopi.host.redeemShareLink(budgetLink, for: bob)
+            #expect(outside?.access.permission == .edit, "a link outside the folder still works")
+        }
+    }
 }

@@ -78,6 +78,8 @@ extension WOPIHost {
     // MARK: - GetChunks
 
     /// GetChunks: the chunk ranges asked for, as ChunkRange frames (a chunk no longer in the stream is left out).
+    /// The answer carries at most the bytes of the streams asked for, each counted once: a small request that
+    /// repeats a range is a `400`, not an amplified answer.
     private func getChunks(_ id: ItemID, streams: any ContentStreamStore, request: WOPIRequest) async throws
         -> WOPIResponse
     {
@@ -86,8 +88,11 @@ extension WOPIHost {
         let (main, record) = try await consistentStreams(of: id, in: streams)
         var frames: [(FrameHeader, OutgoingFrames.Payload)] = []
         var returned: [GetChunksRequestMessage.ContentFilter] = []
+        var budget: Int64 = 0
+        var counted = Set<String>()
         for filter in message.contentFilters {
             let stream = try await ContentStream(filter.streamID, main: main, record: record, file: id)
+            if counted.insert(filter.streamID).inserted { budget += stream.list.chunks.reduce(0) { $0 + $1.length } }
             var ranges: [GetChunksRequestMessage.ChunkRange] = []
             for range in filter.chunkRangesToReturn {
                 guard let chunk = stream.list.chunks.first(where: { $0.id.base64 == range.chunkID }),
@@ -95,6 +100,11 @@ extension WOPIHost {
                 else { continue }
                 let length =
                     range.length < 0 ? chunk.length - range.offset : min(range.length, chunk.length - range.offset)
+                guard length <= budget else {
+                    throw WOPIHTTPError.badRequest(
+                        "The ranges asked for add up to more bytes than the streams hold; ask for each part once.")
+                }
+                budget -= length
                 let part = ContentChunk(id: chunk.id, offset: chunk.offset + range.offset, length: length)
                 ranges.append(.init(chunkID: range.chunkID, offset: range.offset, length: length))
                 frames.append((.chunkRange(chunk.id, offset: range.offset, length: length), stream.payload(of: part)))

@@ -9,13 +9,16 @@ import WOPIModels
 import WOPIStorage
 
 extension WOPIHost {
-    /// The largest alternate stream PutChunkedFile stores (alternates are kept whole in the content record).
+    /// The most bytes of alternate streams one PutChunkedFile stores (alternates are kept whole in the content
+    /// record).
     static var maximumAlternateStreamSize: Int { 64 * 1024 * 1024 }
 
     /// PutChunkedFile: the lock rules of PutFile (with `X-WOPI-CoauthLockId`), the client's sequence number
     /// checked (`412` with the current one), the sent chunks spooled (with those of the upload session it commits),
-    /// each new stream composed from them and the chunks the host has, MainContent written through the backend's
-    /// atomic `writeFile`, then the content record; the committed upload session is removed last.
+    /// every new stream composed from them and the chunks the host has, and its composed size checked against
+    /// ``WOPIHostConfiguration/maximumFileSize`` (`413`), before anything is written; then MainContent written
+    /// through the backend's atomic `writeFile`, then the content record; the committed upload session is removed
+    /// last.
     func putChunkedFile(
         _ id: ItemID, streams: any ContentStreamStore, sessions: any UploadSessionStore, request: WOPIRequest,
         context: RequestContext
@@ -39,23 +42,51 @@ extension WOPIHost {
             let stream = try await ContentStream(streamID, main: main, record: record, file: id)
             sources.add(stream, bytes: data)
         }
-        var written = file
+        // Every stream is resolved and composed before anything is written, while the chunks it names from the
+        // host are still those of `file.version`: a refused or failed PutChunkedFile changes nothing.
+        var composedMain: Range<Int64>?
         var alternates: [String: Data] = [:]
+        var alternateBytes: Int64 = 0
         for signature in upload.message.signatures {
+            guard signature.streamID != StreamSignature.mainContent || composedMain == nil,
+                alternates[signature.streamID] == nil
+            else {
+                throw WOPIHTTPError.badRequest("The stream \(signature.streamID) is signed twice; sign it once.")
+            }
             let parts = try sources.resolve(signature)
+            // What is stored, not what is sent, counts against the limits: a few sent bytes may name a known
+            // chunk many times.
+            let length = ChunkSources.length(of: parts)
             if signature.streamID == StreamSignature.mainContent {
-                let composed = try await compose(parts, of: id, version: file.version, into: upload)
-                do {
-                    written = try await storage.writeFile(
-                        id, content: upload.spool.stream(composed), expectedVersion: file.version)
-                } catch let error as StorageError where error.code == .versionMismatch {
-                    throw try await sequenceConflict(id, streams: streams)
+                let limit = configuration.maximumFileSize ?? Int64.max
+                guard let length, length <= limit else {
+                    throw WOPIHTTPError(
+                        .contentTooLarge,
+                        "The file this PutChunkedFile composes passes the \(limit) bytes this "
+                            + "host accepts.")
                 }
-                metrics.putFileBytes.increment(by: written.size)
+                composedMain = try await compose(parts, of: id, version: file.version, into: upload)
             } else {
+                guard let length, let total = RequestNumber.sum(alternateBytes, length),
+                    total <= Int64(Self.maximumAlternateStreamSize)
+                else {
+                    throw WOPIHTTPError(
+                        .contentTooLarge, "The alternate streams of one PutChunkedFile pass 64 MiB together.")
+                }
+                alternateBytes = total
                 alternates[signature.streamID] = try await alternate(
                     parts, of: id, version: file.version, upload: upload)
             }
+        }
+        var written = file
+        if let composedMain {
+            do {
+                written = try await storage.writeFile(
+                    id, content: upload.spool.stream(composedMain), expectedVersion: file.version)
+            } catch let error as StorageError where error.code == .versionMismatch {
+                throw try await sequenceConflict(id, streams: streams)
+            }
+            metrics.putFileBytes.increment(by: written.size)
         }
         let stored = try await storeRecord(
             of: id, in: streams, from: file.version, to: written.version, properties: upload.message.contentProperties,
@@ -87,7 +118,7 @@ extension WOPIHost {
         guard let sent = request.header(WOPIHeader.sequenceNumber) else {
             throw WOPIHTTPError.badRequest("PutChunkedFile needs X-WOPI-SequenceNumber (from GetChunkedFile).")
         }
-        guard Int64(sent.trimmingCharacters(in: .whitespaces)) == current.sequenceNumber else {
+        guard RequestNumber.nonNegative(sent) == current.sequenceNumber else {
             throw sequenceMismatch(current.sequenceNumber)
         }
     }
@@ -136,9 +167,6 @@ extension WOPIHost {
         for part in parts {
             for try await buffer in try await bytes(of: part, file: id, version: version, spool: upload.spool) {
                 data.append(contentsOf: buffer.readableBytesView)
-                guard data.count <= Self.maximumAlternateStreamSize else {
-                    throw WOPIHTTPError(.contentTooLarge, "An alternate stream is larger than 64 MiB.")
-                }
             }
         }
         return data
@@ -200,7 +228,18 @@ struct ChunkSources {
         case spooled(Range<Int64>)
         case mainContent(Range<Int64>)
         case bytes(Data)
+
+        /// The part's length in bytes.
+        var length: Int64 {
+            switch self {
+            case .spooled(let range), .mainContent(let range): range.upperBound - range.lowerBound
+            case .bytes(let data): Int64(data.count)
+            }
+        }
     }
+
+    /// The length of a stream made of `parts`, or `nil` where it passes `Int64.max`.
+    static func length(of parts: [Part]) -> Int64? { RequestNumber.sum(parts.lazy.map(\.length)) }
 
     private var known: [ChunkID: Part] = [:]
 
@@ -229,13 +268,8 @@ struct ChunkSources {
             guard let part = known[id] else {
                 throw WOPIHTTPError.badRequest("Chunk \(chunk.chunkID) is neither in the request nor on the host.")
             }
-            let length: Int =
-                switch part {
-                case .spooled(let range), .mainContent(let range): Int(range.count)
-                case .bytes(let data): data.count
-                }
-            guard UInt64(length) == chunk.length else {
-                throw WOPIHTTPError.badRequest("Chunk \(chunk.chunkID) is \(length) bytes, not \(chunk.length).")
+            guard UInt64(part.length) == chunk.length else {
+                throw WOPIHTTPError.badRequest("Chunk \(chunk.chunkID) is \(part.length) bytes, not \(chunk.length).")
             }
             return part
         }

@@ -50,7 +50,9 @@ extension WOPIHost {
                 "The update starts at byte \(offset), but the session holds \(session.length) bytes; send from there.",
                 session: session.length)
         }
-        if let limit = configuration.maximumFileSize, session.length + length > limit {
+        // The client's length is any 64-bit number: the sum is checked, never computed where it could trap.
+        let limit = configuration.maximumFileSize ?? Int64.max
+        guard let total = RequestNumber.sum(session.length, length), total <= limit else {
             throw WOPIHTTPError(.contentTooLarge, "The upload session would pass the \(limit) bytes this host accepts.")
         }
         let expiry = now.addingTimeInterval(Self.uploadSessionLifetime)
@@ -94,13 +96,10 @@ extension WOPIHost {
         return error
     }
 
-    /// A required header holding a byte count or offset (a 64-bit integer, at least 0); `400` otherwise.
+    /// A required header holding a byte count or offset (``RequestNumber``); `400` otherwise.
     private static func byteCount(_ header: String, of request: WOPIRequest) throws -> Int64 {
-        guard let text = request.header(header) else {
+        guard let value = try request.nonNegativeNumber(header) else {
             throw WOPIHTTPError.badRequest("UpdateUploadSession needs \(header).")
-        }
-        guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
-            throw WOPIHTTPError.badRequest("\(header) must be a whole number of bytes, at least 0.")
         }
         return value
     }

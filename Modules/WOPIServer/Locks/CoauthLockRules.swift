@@ -1,4 +1,5 @@
 public import Foundation
+import WOPIHTTPEdge
 import WOPIModels
 public import WOPIStorage
 
@@ -244,7 +245,7 @@ public enum CoauthLockRules {
     }
 
     private static func validTimeout(_ value: String?) -> Int? {
-        guard let value, let seconds = Int(value.trimmingCharacters(in: .whitespaces)),
+        guard let value, let seconds = RequestNumber.nonNegative(value).flatMap({ Int(exactly: $0) }),
             timeoutRange.contains(seconds)
         else { return nil }
         return seconds

@@ -40,13 +40,7 @@ extension WOPIHost {
     /// streamed from the backend. `If-Range` is honoured with the `ETag` sent here (the version): a range of
     /// another version is never served.
     func content(of file: FileMetadata, request: WOPIRequest) async throws -> WOPIResponse {
-        var maximum = Int64(Int32.max)
-        if let header = request.header(WOPIHeader.maxExpectedSize) {
-            guard let value = Int64(header.trimmingCharacters(in: .whitespaces)), value >= 0 else {
-                throw WOPIHTTPError.badRequest("X-WOPI-MaxExpectedSize must be a non-negative integer.")
-            }
-            maximum = value
-        }
+        let maximum = try request.nonNegativeNumber(WOPIHeader.maxExpectedSize) ?? Int64(Int32.max)
         guard file.size <= maximum else {
             throw WOPIHTTPError(
                 .preconditionFailed, "The file is \(file.size) bytes, more than X-WOPI-MaxExpectedSize.")

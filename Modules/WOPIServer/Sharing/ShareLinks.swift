@@ -18,10 +18,10 @@ public import WOPIStorage
 ///
 /// **Revocation.** With a ``store``, every link is recorded there when it is made (a share whose grantee is
 /// ``linkGranteePrefix`` and the link's ID), and only a recorded link is redeemed: the owner lists their links with
-/// ``links(grantedBy:)`` and revokes one with ``revokeLink(_:)``, and ``revokeShare(itemID:granteeID:grantedBy:)``
-/// revokes a share together with every link of the item, so the person it was revoked from cannot redeem a link
-/// again. Without a store, a link is valid until it expires, and rotating the token key is the only way to revoke
-/// it.
+/// ``links(grantedBy:)`` and revokes one with ``revokeLink(_:)``, and
+/// ``revokeShare(itemID:granteeID:grantedBy:in:)`` revokes a share together with every link of the item (and, for a
+/// folder, of everything below it), so the person it was revoked from cannot redeem a link again. Without a store, a
+/// link is valid until it expires, and rotating the token key is the only way to revoke it.
 public struct ShareLinks: Sendable {
     /// The path of the page that redeems links, ending with `/` (for example `/share/`).
     public let pagePath: String
@@ -118,12 +118,28 @@ public struct ShareLinks: Sendable {
         try await store?.revoke(itemID: link.itemID, granteeID: Self.linkGranteePrefix + link.id) ?? false
     }
 
-    /// Revokes the share of `itemID` with `granteeID`, and every link `owner` made for the item, so that the
-    /// grantee cannot take the share back with a link they hold. Returns whether there was such a share.
+    /// Revokes the share of `itemID` with `granteeID`, and every link `owner` made for the item or, for a folder,
+    /// for anything below it in `storage`, so that the grantee cannot take back with a link they hold what the
+    /// share gave them. Returns whether there was such a share.
     @discardableResult
-    public func revokeShare(itemID: ItemID, granteeID: String, grantedBy owner: String) async throws -> Bool {
-        for link in try await links(grantedBy: owner) where link.itemID == itemID { try await revokeLink(link) }
+    public func revokeShare(
+        itemID: ItemID, granteeID: String, grantedBy owner: String, in storage: any StorageBackend
+    ) async throws -> Bool {
+        for link in try await links(grantedBy: owner) where try await Self.isItem(link.itemID, at: itemID, in: storage)
+        {
+            try await revokeLink(link)
+        }
         return try await store?.revoke(itemID: itemID, granteeID: granteeID) ?? false
+    }
+
+    /// Whether `item` is `top` or lies below it; an item that is gone is below nothing.
+    private static func isItem(_ item: ItemID, at top: ItemID, in storage: any StorageBackend) async throws -> Bool {
+        guard item != top else { return true }
+        do {
+            return try await storage.ancestors(of: item).contains { $0.id == top }
+        } catch let error as StorageError where error.code == .notFound {
+            return false
+        }
     }
 
     /// Whether the link of `token` may still be redeemed: recorded in ``store`` (always, without a store).
