@@ -8,7 +8,7 @@ enum HTTPHostSeeds {
         var seeds: [(name: String, script: HTTPScript)] = Operation.allCases.map { operation in
             ("op-\(operation)", HTTPScript(steps: [.request(ScriptedRequest(operation))]))
         }
-        seeds += sequences.map { name, steps in (name, HTTPScript(steps: steps)) }
+        seeds += (sequences + regressions).map { name, steps in (name, HTTPScript(steps: steps)) }
         seeds += variants.map { name, variant, steps in (name, HTTPScript(variant: variant, steps: steps)) }
         return seeds
     }
@@ -176,6 +176,26 @@ enum HTTPHostSeeds {
                         HeaderChoice("X-COOL-WOPI-IsAutosave", .natural),
                         HeaderChoice(WOPIHeader.editors, .natural),
                     ]),
+            ]
+        ),
+    ]
+
+    /// Inputs that stopped the host before issue 49's fixes, kept so every smoke pass replays them.
+    private static let regressions: [(String, [ScriptStep])] = [
+        // ByteRangeRequest: `end + 1` trapped for an end of Int64.max.
+        (
+            "regression-range-int64-max",
+            [request(.getFile, headers: [HeaderChoice("Range", .hostile("bytes=0-9223372036854775807"))])]
+        ),
+        // UpdateUploadSession: `session.length + length` trapped for a length near Int64.max once the session held bytes.
+        (
+            "regression-upload-length-int64-max",
+            [
+                request(.createUploadSession), request(.updateUploadSession, body: tenBytes),
+                request(
+                    .updateUploadSession,
+                    headers: [HeaderChoice(WOPIHeader.contentRangeLength, .hostile("9223372036854775807"))],
+                    body: tenBytes),
             ]
         ),
     ]
