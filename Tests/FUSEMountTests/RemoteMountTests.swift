@@ -31,7 +31,7 @@ extension RealMountTests {
                 try ScriptedBrowser.signingIn(user: "demo", password: "demo", at: browser)
                 let environment = [
                     "XDG_CONFIG_HOME": directory.appending("config").path,
-                    "XDG_CACHE_HOME": directory.appending("cache").path, "BROWSER": browser.path,
+                    "XDG_CACHE_HOME": directory.appending("cache").path, "BROWSER": ScriptedBrowser.command(browser),
                 ]
                 let login = try await ChildProcess.run(
                     ChildProcess.built("wopi"), ["login", url + "/wopibootstrapper"], environment: environment)

@@ -82,7 +82,8 @@ struct AuthlibInteropTests {
         try await ChildProcess.run(
             ChildProcess.built("wopi"), arguments,
             environment: [
-                "XDG_CONFIG_HOME": sandbox.appending("config").path, "BROWSER": sandbox.appending("browser.sh").path,
+                "XDG_CONFIG_HOME": sandbox.appending("config").path,
+                "BROWSER": ScriptedBrowser.command(sandbox.appending("browser.sh")),
             ])
     }
 

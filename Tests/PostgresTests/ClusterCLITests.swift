@@ -19,7 +19,9 @@ struct ClusterCLITests {
             let front = try #require(cluster.front)
             let browser = sandbox.appending("browser.sh")
             try ScriptedBrowser.signingIn(user: "demo", password: "demo", at: browser)
-            let environment = ["XDG_CONFIG_HOME": sandbox.appending("config").path, "BROWSER": browser.path]
+            let environment = [
+                "XDG_CONFIG_HOME": sandbox.appending("config").path, "BROWSER": ScriptedBrowser.command(browser),
+            ]
             func wopi(_ arguments: String...) async throws -> ChildProcess.Result {
                 try await ChildProcess.run(ChildProcess.built("wopi"), arguments, environment: environment)
             }

@@ -35,7 +35,7 @@ import WOPITestSupport
         try ScriptedBrowser.signingIn(user: "demo", password: "demo", at: browser)
         let environment = [
             "XDG_CONFIG_HOME": directory.appending("config").path,
-            "XDG_CACHE_HOME": directory.appending("cache").path, "BROWSER": browser.path,
+            "XDG_CACHE_HOME": directory.appending("cache").path, "BROWSER": ScriptedBrowser.command(browser),
         ]
         func wopi(_ arguments: String...) async throws -> WopiProcess.Result {
             try await WopiProcess.run(arguments, environment: environment)

@@ -28,7 +28,7 @@ struct WopiCLITests {
             }
             environment = [
                 "XDG_CONFIG_HOME": directory.url.appendingPathComponent("config").path,
-                "BROWSER": browser.path,
+                "BROWSER": ScriptedBrowser.command(browser),
             ]
         }
 

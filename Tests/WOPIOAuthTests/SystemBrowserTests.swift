@@ -30,7 +30,8 @@ struct SystemBrowserTests {
         try await withTemporaryDirectory { directory in
             let (script, record) = try makeBrowser(in: directory)
             let browser = SystemBrowser(
-                environment: ["BROWSER": "\(script.path) --new-tab '--url=%s' --flag"], fallbackCommands: [])
+                environment: ["BROWSER": "\(ScriptedBrowser.command(script)) --new-tab '--url=%s' --flag"],
+                fallbackCommands: [])
             try await browser.open(url)
             #expect(try recordedArguments(record) == ["--new-tab", "--url=\(url.absoluteString)", "--flag"])
         }
@@ -39,7 +40,8 @@ struct SystemBrowserTests {
     @Test func appendsTheURLWithoutPercentS() async throws {
         try await withTemporaryDirectory { directory in
             let (script, record) = try makeBrowser(in: directory)
-            let browser = SystemBrowser(environment: ["BROWSER": "\(script.path) --private"], fallbackCommands: [])
+            let browser = SystemBrowser(
+                environment: ["BROWSER": "\(ScriptedBrowser.command(script)) --private"], fallbackCommands: [])
             try await browser.open(url)
             #expect(try recordedArguments(record) == ["--private", url.absoluteString])
         }
@@ -49,7 +51,8 @@ struct SystemBrowserTests {
         try await withTemporaryDirectory { directory in
             let (script, record) = try makeBrowser(in: directory)
             let browser = SystemBrowser(
-                environment: ["BROWSER": "/nonexistent/firefox:\(script.path)"], fallbackCommands: [])
+                environment: ["BROWSER": "/nonexistent/firefox:\(ScriptedBrowser.command(script))"],
+                fallbackCommands: [])
             #expect(browser.commandLines(for: url).count == 2)
             try await browser.open(url)
             #expect(try recordedArguments(record) == [url.absoluteString])
@@ -62,7 +65,9 @@ struct SystemBrowserTests {
             let failing = directory.appendingPathComponent("failing.sh")
             try "#!/bin/sh\nexit 3\n".write(to: failing, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: failing.path)
-            let browser = SystemBrowser(environment: ["BROWSER": failing.path], fallbackCommands: [[script.path]])
+            let browser = SystemBrowser(
+                environment: ["BROWSER": ScriptedBrowser.command(failing)],
+                fallbackCommands: [["/bin/sh", script.path]])
             try await browser.open(url)
             #expect(try recordedArguments(record) == [url.absoluteString])
         }
@@ -94,7 +99,8 @@ struct SystemBrowserTests {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
             let clock = TestClock()
             let browser = SystemBrowser(
-                environment: ["BROWSER": script.path], fallbackCommands: [], launchGracePeriod: .seconds(2),
+                environment: ["BROWSER": ScriptedBrowser.command(script)], fallbackCommands: [],
+                launchGracePeriod: .seconds(2),
                 clock: clock)
             let opening = Task { try await browser.open(url) }
             await clock.waitForSleepers()

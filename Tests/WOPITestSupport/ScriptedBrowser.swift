@@ -38,6 +38,15 @@ public enum ScriptedBrowser {
             """, to: url)
     }
 
+    /// The `$BROWSER` value that runs the script at `url` through `/bin/sh`.
+    ///
+    /// Running the file through the shell instead of executing it avoids `ETXTBSY` (exit status 126): while the
+    /// test process forks another child, that child briefly holds the script's write descriptor, and executing a
+    /// file open for writing fails.
+    public static func command(_ url: URL) -> String {
+        "/bin/sh '\(url.path)'"
+    }
+
     private static func write(_ script: String, to url: URL) throws {
         try script.write(to: url, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
