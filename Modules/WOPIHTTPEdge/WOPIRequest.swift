@@ -49,8 +49,25 @@ public struct WOPIRequest: Sendable {
 
     /// The scheme and authority the client used (`https://wopi.example.com`): a proxy's `X-Forwarded-Proto`
     /// wins over `defaultScheme` (the scheme the host itself serves).
+    ///
+    /// Both come from the client, so both are checked: an `X-Forwarded-Proto` other than `http` or `https` is
+    /// ignored, and an authority that is not `host[:port]` (`Host: a b`, one with `@` or `/`) gives `nil`, so
+    /// no URL the host builds from a request can fail to parse.
     public func origin(defaultScheme: String) -> String? {
-        authority.map { "\(forwardedProto ?? defaultScheme)://\($0)" }
+        guard let authority, Self.isHostAndPort(authority) else { return nil }
+        let proto = forwardedProto?.lowercased()
+        let scheme = proto == "http" || proto == "https" ? proto ?? defaultScheme : defaultScheme
+        return "\(scheme)://\(authority)"
+    }
+
+    /// Whether `authority` is a URI host with an optional port: a registered name or IPv4 address, or an IPv6
+    /// literal in brackets (RFC 3986 §3.2.2), and no user information.
+    static func isHostAndPort(_ authority: String) -> Bool {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~[]:".unicodeScalars)
+        guard !authority.isEmpty, authority.unicodeScalars.allSatisfy(allowed.contains),
+            let components = URLComponents(string: "http://" + authority), let host = components.host, !host.isEmpty
+        else { return false }
+        return components.user == nil && components.path.isEmpty
     }
 
     /// The base URL clients reach the server at (`https://wopi.example.com`, no trailing `/`): `publicURL` when the
