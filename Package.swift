@@ -49,6 +49,7 @@ extension Target.Dependency {
     static let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
     static let nioPosix = Target.Dependency.product(name: "NIOPosix", package: "swift-nio")
     static let nioHTTP1 = Target.Dependency.product(name: "NIOHTTP1", package: "swift-nio")
+    static let nioHTTPTypes = Target.Dependency.product(name: "NIOHTTPTypes", package: "swift-nio-extras")
     static let nioConcurrencyHelpers = Target.Dependency.product(name: "NIOConcurrencyHelpers", package: "swift-nio")
     static let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
     static let crypto = Target.Dependency.product(name: "Crypto", package: "swift-crypto")
@@ -99,6 +100,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -246,6 +248,7 @@ let package = Package(
                 .logging,
                 .nioCore,
                 .nioHTTP1,
+                .nioHTTPTypes,
                 .nioPosix,
                 .serviceLifecycle,
                 .unixSignals,
@@ -642,7 +645,7 @@ let package = Package(
                 "SQLiteServerStores",
                 "WOPITestSupport",
                 "WOPIServer", "WOPIAuthorizationServer", "WOPIServerHummingbird", "WOPIModels", "WOPITesting",
-                "WOPIServerConformance", "WOPIStorageConformance", .grdb,
+                "WOPIServerConformance", "WOPIStorageConformance", "WOPIHTTPEdge", .httpTypes, .grdb,
                 .asyncHTTPClient,
                 .hummingbird(),
                 .serviceLifecycle,
@@ -698,6 +701,8 @@ let package = Package(
                 .nioCore,
                 .nioPosix,
                 .nioHTTP1,
+                .nioHTTPTypes,
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .crypto,
                 .metrics,
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

@@ -45,7 +45,7 @@ struct TokenCommand: AsyncParsableCommand {
         let permission = min(access.permission, view ? .view : .edit)
         let expiresAt = Date().addingTimeInterval(TimeInterval(ttl))
         let token = AccessTokenSigner(key: try await stores.keys.key(named: "token")).mint(
-            AccessToken(userID: user, resource: .file(target.id), expiresAt: expiresAt, permission: permission))
+            AccessToken(user: caller, resource: .file(target.id), expiresAt: expiresAt, permission: permission))
         try await stores.audit?.record(
             AuditEvent(
                 .tokenMinted, at: Date(), userID: user, itemID: target.id.rawValue,

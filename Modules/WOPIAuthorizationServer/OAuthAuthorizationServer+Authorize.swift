@@ -57,7 +57,8 @@ extension OAuthAuthorizationServer {
         let keys = throttleKeys("account:" + account.key, request: request)
         let user: WOPIUser
         do {
-            try await checkThrottle(keys)
+            let attempt = try await reserveAttempt(keys)
+            defer { attempt.release() }
             guard try await verifySecret(form["password"] ?? "", against: account.user?.passwordHash),
                 let known = account.user
             else {
@@ -66,20 +67,21 @@ extension OAuthAuthorizationServer {
                     authorization, request: request, message: "The user name or password is incorrect.",
                     username: username, status: .ok)
             }
+            try await recordSuccess(keys)
             user = known
         } catch let refusal as SignInRefusal {
             return signInPage(
                 authorization, request: request, message: refusal.message, username: username,
                 status: refusal.status, retryAfter: refusal.retryAfter)
         }
-        try await recordSuccess(keys)
         let code = OAuthTokenHash.randomToken()
         try await store.saveCode(
             OAuthCodeRecord(
                 hash: OAuthTokenHash.hash(code), clientID: authorization.client.id, userID: user.id,
                 scope: authorization.scope, redirectURI: authorization.redirectURIParameter,
                 codeChallenge: authorization.codeChallenge, familyID: OAuthTokenHash.randomToken(),
-                expiresAt: now().addingTimeInterval(min(configuration.codeLifetime, 10 * 60))))
+                expiresAt: now().addingTimeInterval(min(configuration.codeLifetime, 10 * 60)),
+                credentialStamp: user.credentialStamp))
         logger.info("User signed in", metadata: ["user": "\(user.id)", "client": "\(authorization.client.id)"])
         var pairs = [(name: "code", value: code)]
         if let state = authorization.state { pairs.append(("state", state)) }
@@ -97,7 +99,8 @@ extension OAuthAuthorizationServer {
     public func authenticate(_ username: String, password: String, request: WOPIRequest) async throws -> WOPIUser? {
         let account = try await account(named: username)
         let keys = throttleKeys("account:" + account.key, request: request)
-        try await checkThrottle(keys)
+        let attempt = try await reserveAttempt(keys)
+        defer { attempt.release() }
         guard try await verifySecret(password, against: account.user?.passwordHash), let user = account.user else {
             try await recordFailure(keys, what: "Sign-in (host page)")
             return nil

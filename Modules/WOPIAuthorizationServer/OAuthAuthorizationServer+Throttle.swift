@@ -13,6 +13,12 @@ extension OAuthAuthorizationServer {
         let address: String?
         /// The address as logged.
         let addressForLog: String
+
+        /// The principal as logged: an account by its user ID, `account:unknown` for a name no user has (the
+        /// name as typed is never logged: people type passwords into it), a client by its ID.
+        var principalForLog: String {
+            principal.hasPrefix("account:name:") ? "account:unknown" : principal
+        }
     }
 
     /// The keys of an attempt at `principal` (already prefixed) from the client of `request`.
@@ -34,27 +40,47 @@ extension OAuthAuthorizationServer {
         return request.remoteAddress
     }
 
-    /// Throws ``SignInRefusal/throttled(retryAfter:)`` while the principal or the address is locked out.
-    func checkThrottle(_ keys: ThrottleKeys) async throws {
+    /// Reserves one attempt at the principal from the address before its password is hashed: throws
+    /// ``SignInRefusal/throttled(retryAfter:)`` while either is locked out, or while as many attempts are already under
+    /// way as the allowance has tries left (``SignInAttemptGate``). Release the reservation once the outcome is
+    /// recorded (``recordFailure(_:what:)`` or ``recordSuccess(_:)``).
+    func reserveAttempt(_ keys: ThrottleKeys) async throws -> SignInAttemptGate.Reservation {
         let policy = configuration.signInThrottle
-        guard policy.isEnabled else { return }
-        var until = policy.lockedUntil(try await throttle.failures(keys.principal), allowance: policy.accountAllowance)
-        if let address = keys.address,
-            let addressUntil = policy.lockedUntil(
-                try await throttle.failures(address), allowance: policy.addressAllowance)
-        {
-            until = max(until ?? addressUntil, addressUntil)
+        guard policy.isEnabled else { return .none }
+        var counted = [(key: keys.principal, allowance: policy.accountAllowance)]
+        if let address = keys.address { counted.append((address, policy.addressAllowance)) }
+        let (reservation, positions) = attempts.enter(counted.map(\.key))
+        var until: Date?
+        var full = false
+        do {
+            for ((key, allowance), position) in zip(counted, positions) {
+                let failures = try await throttle.failures(key)
+                // A time read back from a store can differ from the clock's by rounding (seconds since 1970 in a
+                // Double): a lock-out ending within a millisecond is over.
+                if let locked = policy.lockedUntil(failures, allowance: allowance),
+                    locked.timeIntervalSince(now()) > 0.001
+                {
+                    until = max(until ?? locked, locked)
+                } else if position > max(1, allowance - (failures?.count ?? 0)) {
+                    full = true
+                }
+            }
+        } catch {
+            reservation.release()
+            throw error
         }
-        guard let until else { return }
-        // A time read back from a store can differ from the clock's by rounding (seconds since 1970 in a Double):
-        // a lock-out ending within a millisecond is over.
-        let wait = until.timeIntervalSince(now()) - 0.001
-        guard wait > 0 else { return }
+        guard until != nil || full else { return reservation }
+        reservation.release()
+        // Refused while others run: back once their hashes are done, in about a second.
+        let wait = until.map { $0.timeIntervalSince(now()) - 0.001 } ?? 1
         metrics.attempt(keys.principal, .throttled)
         await audit(.signInThrottled, keys)
         logger.warning(
             "Attempt refused while locked out",
-            metadata: ["key": "\(keys.principal)", "address": "\(keys.addressForLog)", "retryAfter": "\(wait)"])
+            metadata: [
+                "key": "\(keys.principalForLog)", "address": "\(keys.addressForLog)", "retryAfter": "\(wait)",
+                "underWay": "\(full)",
+            ])
         throw SignInRefusal.throttled(retryAfter: Int(wait.rounded(.up)))
     }
 
@@ -63,7 +89,7 @@ extension OAuthAuthorizationServer {
         metrics.attempt(keys.principal, .failure)
         await audit(.signInFailed, keys)
         let policy = configuration.signInThrottle
-        var metadata: Logger.Metadata = ["key": "\(keys.principal)", "address": "\(keys.addressForLog)"]
+        var metadata: Logger.Metadata = ["key": "\(keys.principalForLog)", "address": "\(keys.addressForLog)"]
         if policy.isEnabled {
             let date = now()
             let forgetBefore = date.addingTimeInterval(-policy.forgetAfter)

@@ -68,11 +68,10 @@ extension OAuthAuthorizationServer {
             } else if form["code_verifier"] != nil {
                 throw OAuthProtocolError.invalidGrant("code_verifier was sent but the request had no code_challenge.")
             }
-            guard try await users.user(record.userID) != nil else {
-                throw OAuthProtocolError.invalidGrant("The user no longer exists.")
-            }
+            try await requireCurrentUser(record.userID, stamp: record.credentialStamp, family: record.familyID)
             return try await issueTokens(
-                client: client, userID: record.userID, scope: record.scope, familyID: record.familyID)
+                client: client, userID: record.userID, scope: record.scope, familyID: record.familyID,
+                credentialStamp: record.credentialStamp)
         }
     }
 
@@ -107,20 +106,34 @@ extension OAuthAuthorizationServer {
             guard record.expiresAt > now() else {
                 throw OAuthProtocolError.invalidGrant("The refresh token expired. Sign in again.")
             }
-            guard try await users.user(record.userID) != nil else {
-                throw OAuthProtocolError.invalidGrant("The user no longer exists.")
-            }
-            return try await issueTokens(client: client, userID: record.userID, scope: scope, familyID: record.familyID)
+            try await requireCurrentUser(record.userID, stamp: record.credentialStamp, family: record.familyID)
+            return try await issueTokens(
+                client: client, userID: record.userID, scope: scope, familyID: record.familyID,
+                credentialStamp: record.credentialStamp)
+        }
+    }
+
+    /// Throws `invalid_grant` unless the user still exists and the grant was issued under the user's current
+    /// password (its credential stamp); a grant from before a password change revokes its family.
+    private func requireCurrentUser(_ userID: String, stamp: String?, family: String) async throws {
+        guard let user = try await users.user(userID) else {
+            throw OAuthProtocolError.invalidGrant("The user no longer exists.")
+        }
+        guard user.isCurrent(credentialStamp: stamp) else {
+            try await store.revokeFamily(family)
+            logger.notice("Grant refused: the user's password changed since", metadata: ["user": "\(userID)"])
+            throw OAuthProtocolError.invalidGrant("The password changed since this sign-in. Sign in again.")
         }
     }
 
     /// Mints and saves the tokens of a redemption. When the family is revoked meanwhile (a replay of the same code
     /// or refresh token raced this redemption), the store refuses them and the client gets `invalid_grant`.
-    private func issueTokens(client: OAuthClient, userID: String, scope: String, familyID: String) async throws
-        -> WOPIResponse
-    {
+    private func issueTokens(
+        client: OAuthClient, userID: String, scope: String, familyID: String, credentialStamp: String?
+    ) async throws -> WOPIResponse {
         do {
-            return try await mintTokens(client: client, userID: userID, scope: scope, familyID: familyID)
+            return try await mintTokens(
+                client: client, userID: userID, scope: scope, familyID: familyID, credentialStamp: credentialStamp)
         } catch is OAuthFamilyRevokedError {
             logger.warning(
                 "Tokens refused: their sign-in was revoked by a replay during the redemption",
@@ -130,17 +143,17 @@ extension OAuthAuthorizationServer {
         }
     }
 
-    private func mintTokens(client: OAuthClient, userID: String, scope: String, familyID: String) async throws
-        -> WOPIResponse
-    {
+    private func mintTokens(
+        client: OAuthClient, userID: String, scope: String, familyID: String, credentialStamp: String?
+    ) async throws -> WOPIResponse {
         let issuedAt = now()
         let accessToken = OAuthTokenHash.randomToken()
         try await store.saveToken(
             OAuthTokenRecord(
                 hash: OAuthTokenHash.hash(accessToken), kind: .access, clientID: client.id, userID: userID,
                 scope: scope, familyID: familyID,
-                expiresAt: issuedAt.addingTimeInterval(configuration.accessTokenLifetime)
-            ))
+                expiresAt: issuedAt.addingTimeInterval(configuration.accessTokenLifetime),
+                credentialStamp: credentialStamp))
         var refreshToken: String? = nil
         if configuration.issuesRefreshTokens {
             let token = OAuthTokenHash.randomToken()
@@ -148,7 +161,8 @@ extension OAuthAuthorizationServer {
                 OAuthTokenRecord(
                     hash: OAuthTokenHash.hash(token), kind: .refresh, clientID: client.id, userID: userID,
                     scope: scope, familyID: familyID,
-                    expiresAt: issuedAt.addingTimeInterval(configuration.refreshTokenLifetime)))
+                    expiresAt: issuedAt.addingTimeInterval(configuration.refreshTokenLifetime),
+                    credentialStamp: credentialStamp))
             refreshToken = token
         }
         logger.info("Tokens issued", metadata: ["user": "\(userID)", "client": "\(client.id)"])
@@ -207,9 +221,11 @@ extension OAuthAuthorizationServer {
         // Public clients have no secret to guess, and many users share one: only confidential and unknown clients
         // (alike, so an unknown one is not revealed) are throttled.
         let keys = throttleKeys("client:" + clientID, request: request)
+        var attempt = SignInAttemptGate.Reservation.none
+        defer { attempt.release() }
         switch client?.kind {
         case .confidential(let hash)?:
-            try await checkThrottle(keys)
+            attempt = try await reserveAttempt(keys)
             guard let secret, try await verifySecret(secret, against: hash), let client else { break }
             try await recordSuccess(keys)
             return client
@@ -217,7 +233,7 @@ extension OAuthAuthorizationServer {
             guard secret == nil, let client else { break }
             return client
         case nil:
-            try await checkThrottle(keys)
+            attempt = try await reserveAttempt(keys)
             _ = try await verifySecret(secret ?? "", against: nil)
         }
         if client?.kind != .public {

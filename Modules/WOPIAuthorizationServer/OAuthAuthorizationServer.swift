@@ -43,6 +43,8 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
     let logger: Logger
     let now: @Sendable () -> Date
     package let hashLimiter: PasswordHashLimiter
+    /// The sign-in attempts under way in this process, counted before their hashes run.
+    let attempts = SignInAttemptGate()
     let metrics: SignInMetrics
     /// A hash verified when the user or client is unknown, so that a miss costs as much time as a wrong password.
     private let decoyHash: String
@@ -151,10 +153,12 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
         }
     }
 
-    /// The user an access token from this server was issued to; `nil` for an unknown, expired or revoked token.
+    /// The user an access token from this server was issued to; `nil` for an unknown, expired or revoked token,
+    /// and for one issued before the user's password changed.
     public func userID(forAccessToken token: String) async throws -> String? {
         guard let record = try await store.token(OAuthTokenHash.hash(token)), record.kind == .access,
-            record.expiresAt > now()
+            record.expiresAt > now(), let user = try await users.user(record.userID),
+            user.isCurrent(credentialStamp: record.credentialStamp)
         else { return nil }
         return record.userID
     }

@@ -127,7 +127,8 @@ struct TokenTrade {
         line.removeAll(keepingCapacity: true)
         writeURL(&line)
         let traded = AccessToken(
-            userID: token.userID, resource: resource, expiresAt: token.expiresAt, permission: token.permission)
+            userID: token.userID, resource: resource, expiresAt: token.expiresAt, permission: token.permission,
+            credentialStamp: token.credentialStamp)
         RequestContext.appendToken(to: &line, hasQuery: hasQuery, expiresAt: token.expiresAt) { line in
             signer.appendToken(for: traded, to: &line, payload: &payload)
         }
@@ -183,6 +184,7 @@ extension WOPIHost {
         case .ecosystem:
             user = try await tokenUser(token.userID)
         }
+        guard token.isCurrent(for: user) else { throw Self.credentialsChanged }
         return RequestContext(token: token, user: user, access: access, item: item, urls: urls(for: request))
     }
 
@@ -195,6 +197,8 @@ extension WOPIHost {
     }
 
     private static let userGone = WOPIHTTPError.unauthorized("The access token's user no longer exists.")
+    private static let credentialsChanged = WOPIHTTPError.unauthorized(
+        "The access token was revoked: the user's password changed since. Open the file again.")
 
     /// The token's user, the item `id` and what the policy lets the user do with it: read in one round trip by the
     /// configured ``AuthorizationReader``, otherwise from the user directory, the storage and the policy in turn.
@@ -218,9 +222,22 @@ extension WOPIHost {
         return (user, item, try await policy.access(of: user, to: item))
     }
 
-    /// Mints a fresh token with the host's default lifetime (for OAuth-authenticated callers and the CLI).
+    /// Mints a fresh token for `user` with the host's default lifetime (for OAuth-authenticated callers, the host
+    /// pages and the CLI), stamped with the user's ``WOPIUser/credentialStamp``: it stops working when the user's
+    /// password changes.
     ///
     /// - Parameter permission: the most the token allows (``Permission/view`` for a view-only link).
+    public func mintToken(for user: WOPIUser, resource: AccessToken.Resource, permission: Permission = .edit) -> (
+        token: String, expiresAt: Date
+    ) {
+        let expiresAt = now().addingTimeInterval(configuration.accessTokenLifetime)
+        let claims = AccessToken(user: user, resource: resource, expiresAt: expiresAt, permission: permission)
+        return (tokens.mint(claims), expiresAt)
+    }
+
+    /// Mints a fresh token for the user with this ID, without a credential stamp: unlike
+    /// ``mintToken(for:resource:permission:)`` it is not refused after a password change (for tests and for users
+    /// without a password, whose identity provider revokes them).
     public func mintToken(userID: String, resource: AccessToken.Resource, permission: Permission = .edit) -> (
         token: String, expiresAt: Date
     ) {

@@ -1,8 +1,10 @@
 import Foundation
+import HTTPTypes
 import SQLiteServerStores
 import SQLiteStorage
 import Testing
 import WOPIAuthorizationServer
+import WOPIHTTPEdge
 import WOPIServer
 import WOPITestSupport
 
@@ -198,6 +200,73 @@ struct SignInThrottleTests {
             #expect(!busy.isEmpty, "\(outcomes)")
             #expect(busy.allSatisfy { $0.retryAfter == "5" && $0.message?.hasPrefix("The server is busy") == true })
             #expect(outcomes.filter { $0 == Self.wrong }.count + busy.count == 12, "\(outcomes)")
+        }
+    }
+
+    /// Sends `count` sign-ins at once, one per `username(index)`, each with its own page, and returns the outcomes.
+    static func parallelAttempts(
+        _ oauth: TestAuthServer, count: Int, username: @escaping @Sendable (Int) -> String
+    ) async throws -> [Outcome] {
+        var pages: [Web.Reply] = []
+        for _ in 0..<count {
+            pages.append(try await oauth.get(oauth.authorizeURL + "?" + Web.formEncode(nativeQuery)))
+        }
+        return try await withThrowingTaskGroup(of: Outcome.self) { group in
+            for (index, page) in pages.enumerated() {
+                group.addTask {
+                    let fields = page.hiddenFields + [("username", username(index)), ("password", "Winter2026")]
+                    return Self.outcome(
+                        try await oauth.postForm(oauth.authorizeURL, fields, headers: ["Cookie": page.cookie ?? ""]))
+                }
+            }
+            var outcomes: [Outcome] = []
+            for try await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+    }
+
+    @Test("40 wrong passwords sent at once check 5 (the allowance), not 40; the rest are refused unhashed")
+    func parallelGuessesAreReservedBeforeTheHash() async throws {
+        try await TestAuthServer.run(configure: { $0.passwordHasher = PasswordHasher(logN: 14) }) { oauth in
+            let outcomes = try await Self.parallelAttempts(oauth, count: 40) { _ in "ana" }
+            #expect(outcomes.filter { $0 == Self.wrong }.count == 5, "\(outcomes)")
+            #expect(outcomes.filter { $0.status == 429 }.count == 35, "\(outcomes)")
+            #expect(await oauth.server.hashLimiter.peak <= 5)
+            // Once the lock-out has run out, parallel guesses get one try at a time.
+            oauth.clock.advance(by: 1.0)
+            let again = try await Self.parallelAttempts(oauth, count: 40) { _ in "ana" }
+            #expect(again.filter { $0 == Self.wrong }.count == 1, "\(again)")
+            // The host pages' sign-in takes the same reservations.
+            oauth.clock.advance(by: 2.0)
+            let request = WOPIRequest(head: .init(method: .post, scheme: "http", authority: "x", path: "/signin"))
+            let pages = await withTaskGroup(of: String.self) { group in
+                for _ in 0..<40 {
+                    group.addTask {
+                        do {
+                            _ = try await oauth.server.authenticate("ana", password: "guess", request: request)
+                            return "checked"
+                        } catch let refusal as SignInRefusal {
+                            return "\(refusal.status.code)"
+                        } catch {
+                            return "\(error)"
+                        }
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(pages.filter { $0 == "checked" }.count == 1, "\(pages)")
+            #expect(pages.filter { $0 == "429" }.count == 39, "\(pages)")
+        }
+    }
+
+    @Test("a spray of 40 accounts at once from one address checks 20 (the address allowance)")
+    func parallelSprayIsReservedPerAddress() async throws {
+        try await TestAuthServer.run(
+            overSocket: true, configure: { $0.passwordHasher = PasswordHasher(logN: 14) }
+        ) { oauth async throws in
+            let outcomes = try await Self.parallelAttempts(oauth, count: 40) { "user\($0)" }
+            #expect(outcomes.filter { $0 == Self.wrong }.count == 20, "\(outcomes)")
+            #expect(outcomes.filter { $0.status == 429 }.count == 20, "\(outcomes)")
         }
     }
 }

@@ -53,4 +53,33 @@ struct AccessTokenSignerTests {
             #expect(throws: AccessTokenSigner.Rejection.invalid) { try signer.verify(garbage) }
         }
     }
+
+    @Test("the credential stamp round-trips; a version 2 token (no stamp) still verifies, unchecked")
+    func credentialStamps() throws {
+        let key = SymmetricKey(size: .bits256)
+        let signer = AccessTokenSigner(key: key)
+        var ana = WOPIUser(id: "ana", signInName: "ana", displayName: "Ana", passwordHash: "scrypt$old")
+        let stamped = try signer.verify(
+            signer.mint(AccessToken(user: ana, resource: .file(file), expiresAt: .distantFuture)))
+        #expect(stamped.credentialStamp == ana.credentialStamp && ana.credentialStamp.count == 12)
+        #expect(stamped.isCurrent(for: ana))
+        ana.passwordHash = "scrypt$new"
+        #expect(!stamped.isCurrent(for: ana), "a new password changes the stamp")
+        ana.passwordHash = nil
+        #expect(ana.credentialStamp.isEmpty && !stamped.isCurrent(for: ana))
+        #expect(
+            try signer.verify(signer.mint(AccessToken(user: ana, resource: .ecosystem, expiresAt: .distantFuture)))
+                .credentialStamp == "")
+
+        // A version 2 token, as signed before stamps: HMAC-SHA256 of the claims' text with the same key.
+        let claims = Array("2|ana|f:file1|4102444800000|1".utf8)
+        let code = HMAC<SHA256>.authenticationCode(for: claims, using: key)
+        func base64url(_ bytes: some Sequence<UInt8>) -> String {
+            Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        }
+        let old = try signer.verify(base64url(claims) + "." + base64url(code))
+        #expect(old.userID == "ana" && old.permission == .view && old.credentialStamp == nil)
+        #expect(old.isCurrent(for: ana))
+    }
 }

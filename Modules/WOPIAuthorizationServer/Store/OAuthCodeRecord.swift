@@ -24,11 +24,16 @@ public struct OAuthCodeRecord: Sendable, Hashable, Codable {
     /// Whether it was redeemed already (kept until expiry to detect a replay).
     public var isRedeemed: Bool
 
+    /// The user's credential stamp (`WOPIUser.credentialStamp`) when they signed in: refused once the user's
+    /// password changed. `nil` in records saved before stamps existed, which are not checked.
+    public var credentialStamp: String?
+
     /// Creates a record.
     public init(
         hash: String, clientID: String, userID: String, scope: String, redirectURI: String?, codeChallenge: String?,
-        familyID: String, expiresAt: Date, isRedeemed: Bool = false
+        familyID: String, expiresAt: Date, isRedeemed: Bool = false, credentialStamp: String? = nil
     ) {
+        self.credentialStamp = credentialStamp
         self.hash = hash
         self.clientID = clientID
         self.userID = userID

@@ -29,11 +29,16 @@ public struct OAuthTokenRecord: Sendable, Hashable, Codable {
     /// For a refresh token: whether it was used (rotated) already; a second use revokes the family.
     public var isUsed: Bool
 
+    /// The user's credential stamp (`WOPIUser.credentialStamp`) when they signed in: refused once the user's
+    /// password changed. `nil` in records saved before stamps existed, which are not checked.
+    public var credentialStamp: String?
+
     /// Creates a record.
     public init(
         hash: String, kind: Kind, clientID: String, userID: String, scope: String, familyID: String, expiresAt: Date,
-        isUsed: Bool = false
+        isUsed: Bool = false, credentialStamp: String? = nil
     ) {
+        self.credentialStamp = credentialStamp
         self.hash = hash
         self.kind = kind
         self.clientID = clientID

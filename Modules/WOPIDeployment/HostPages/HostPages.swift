@@ -79,13 +79,20 @@ public struct HostPages: HTTPEndpoints {
         case (.post, "/signin"):
             return try await signIn(request)
         case (.post, "/signout"):
+            // A page elsewhere must not sign the browser out (logout CSRF): a sent Origin must be the host's own.
+            if let sent = request.headers[.origin],
+                !sameOriginCandidates(of: request).contains(sent.trimmingSuffix("/"))
+            {
+                logger.notice("Host page sign-out refused: another origin")
+                return html(.forbidden, renderer.message(title: "Cannot sign out", "Sign out from this site's pages."))
+            }
             var response = Self.redirect("/signin")
             response.headers[.setCookie] = sessions.signOutCookie(secure: isSecure(request))
             return response
         default:
             break
         }
-        guard let userID = sessions.userID(of: request), let user = try await host.users.user(userID) else {
+        guard let user = try await sessions.signedInUser(of: request, in: host.users) else {
             guard request.method == .get else {
                 return signInPage(request, next: "/files", message: "Sign in first.", status: .unauthorized)
             }
@@ -129,8 +136,8 @@ public struct HostPages: HTTPEndpoints {
     private func signIn(_ request: WOPIRequest) async throws -> WOPIResponse {
         let form = try await request.form(limit: 16 * 1024) ?? WOPIQuery()
         let next = Self.safeNext(form["next"])
-        let origins = [baseURL(for: request), request.origin(defaultScheme: host.configuration.scheme)]
-        guard sessions.acceptsSignIn(request, formToken: form["form_token"], origins: origins.compactMap { $0 }) else {
+        guard sessions.acceptsSignIn(request, formToken: form["form_token"], origins: sameOriginCandidates(of: request))
+        else {
             logger.notice("Host page sign-in refused: no valid form token, or another origin")
             return signInPage(
                 request, next: next, message: "The sign-in form expired. Sign in again.", status: .forbidden)
@@ -150,7 +157,7 @@ public struct HostPages: HTTPEndpoints {
                 request, next: next, message: "The user name or password is incorrect.", status: .unauthorized)
         }
         var response = Self.redirect(next)
-        response.headers[.setCookie] = sessions.cookie(for: user.id, secure: isSecure(request))
+        response.headers[.setCookie] = sessions.cookie(for: user, secure: isSecure(request))
         return response
     }
 
@@ -280,7 +287,7 @@ public struct HostPages: HTTPEndpoints {
         // The action chooses view or edit; the token carries what the user may do, so the client can offer
         // "Edit" (UserCanWrite, HostEditUrl, UI_Edit) while viewing.
         let permission: Permission = access.canWrite ? .edit : .view
-        let (token, expiresAt) = host.mintToken(userID: user.id, resource: .file(id), permission: permission)
+        let (token, expiresAt) = host.mintToken(for: user, resource: .file(id), permission: permission)
         await host.auditTokenMint(userID: user.id, resource: .file(id), permission: permission, via: "host-page")
         let wopiSrc = WOPIURLs(publicURL: pages.base, configuration: host.configuration).file(id)
         guard let wopiSrcURL = URL(string: wopiSrc) else {
@@ -317,6 +324,8 @@ public struct HostPages: HTTPEndpoints {
         -> WOPIResponse
     {
         let file = try await host.storage.file(id)
+        // Without access the file does not exist for this user: no redirect names its folder.
+        guard try await host.policy.access(of: user, to: .file(file)).permission > .none else { return notFound }
         if let session { try await host.editingSessionEnded(file: id, session: user.id + ":" + session) }
         return Self.redirect(pages.files(in: file.parentID))
     }
@@ -362,9 +371,24 @@ public struct HostPages: HTTPEndpoints {
         baseURL(for: request).hasPrefix("https:") || request.forwardedProto?.lowercased() == "https"
     }
 
+    /// The origins a form of these pages is posted from: the host's public base URL, and the origin the request
+    /// itself addressed.
+    private func sameOriginCandidates(of request: WOPIRequest) -> [String] {
+        [baseURL(for: request), request.origin(defaultScheme: host.configuration.scheme)].compactMap { $0 }
+    }
+
     /// A local path to return to after sign-in: never another site.
+    ///
+    /// Browsers drop tabs and line breaks anywhere in a URL and read `\` as `/` (the WHATWG URL standard), so
+    /// `/<TAB>/evil.example` is `//evil.example` to them. A path is kept only when it starts with one `/`, is printable
+    /// ASCII without a space or backslash (the pages' own links are percent-encoded), and parses as a path without a
+    /// scheme or host.
     static func safeNext(_ next: String?) -> String {
-        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.hasPrefix("/\\") else { return "/files" }
+        let fallback = "/files"
+        guard let next, next.hasPrefix("/"), !next.hasPrefix("//"),
+            next.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) && $0 != "\\" }),
+            let components = URLComponents(string: next), components.scheme == nil, components.host == nil
+        else { return fallback }
         return next
     }
 

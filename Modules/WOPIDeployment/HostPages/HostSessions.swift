@@ -4,7 +4,7 @@ import HTTPTypes
 import WOPIAuthorizationServer
 public import WOPIHTTPEdge
 import WOPIModels
-import WOPIServer
+public import WOPIServer
 
 /// The sign-in sessions of the host pages, and the token that protects their sign-in form.
 ///
@@ -46,9 +46,10 @@ public struct HostSessions: Sendable {
         self.now = now
     }
 
-    /// The `Set-Cookie` value that signs `userID` in; `secure` when the request came over HTTPS.
-    public func cookie(for userID: String, secure: Bool) -> String {
-        let value = signer.mint(AccessToken(userID: userID, resource: .ecosystem, expiresAt: now() + lifetime))
+    /// The `Set-Cookie` value that signs `user` in; `secure` when the request came over HTTPS. The session carries
+    /// the user's ``WOPIServer/WOPIUser/credentialStamp``, so a new password ends it.
+    public func cookie(for user: WOPIUser, secure: Bool) -> String {
+        let value = signer.mint(AccessToken(user: user, resource: .ecosystem, expiresAt: now() + lifetime))
         return SetCookie(name: Self.cookieName, value: value, maxAge: Int(lifetime), secure: secure).headerValue
     }
 
@@ -57,10 +58,24 @@ public struct HostSessions: Sendable {
         SetCookie.removing(Self.cookieName, secure: secure).headerValue
     }
 
-    /// The signed-in user's ID, `nil` without a valid session cookie.
+    /// The signed-in user's ID, `nil` without a valid session cookie (the user's password may have changed since:
+    /// ``signedInUser(of:in:)`` checks that too).
     public func userID(of request: WOPIRequest) -> String? {
+        session(of: request)?.userID
+    }
+
+    /// The signed-in user, as `users` has them now: `nil` without a valid session cookie, when the user is gone, or
+    /// when the session was issued before the user's password changed.
+    public func signedInUser(of request: WOPIRequest, in users: any UserDirectory) async throws -> WOPIUser? {
+        guard let session = session(of: request), let user = try await users.user(session.userID),
+            session.isCurrent(for: user)
+        else { return nil }
+        return user
+    }
+
+    private func session(of request: WOPIRequest) -> AccessToken? {
         request.cookies(named: Self.cookieName).lazy.compactMap { try? signer.verify($0, now: now()) }
-            .first { $0.resource == .ecosystem }?.userID
+            .first { $0.resource == .ecosystem }
     }
 
     // MARK: - The sign-in form (the OAuth sign-in form's anti-forgery token, with a cookie of its own)

@@ -27,7 +27,7 @@ extension WOPIHost {
         // Tokens minted here use the host's default lifetime: OAuth is the primary authentication (§9.4).
         let expiresAt = now().addingTimeInterval(configuration.accessTokenLifetime)
         let context = RequestContext(
-            token: AccessToken(userID: user.id, resource: .ecosystem, expiresAt: expiresAt), user: user, access: .edit,
+            token: AccessToken(user: user, resource: .ecosystem, expiresAt: expiresAt), user: user, access: .edit,
             urls: urls(for: request))
         var response = BootstrapResponse(
             bootstrap: BootstrapInfo(
@@ -40,7 +40,7 @@ extension WOPIHost {
         case WOPIEcosystemOperation.getNewAccessToken:
             let resource = try await resourceForWopiSrc(request.header(WOPIHeader.wopiSrc), user: user)
             response.accessTokenInfo = AccessTokenInfo(
-                accessToken: tokens.mint(AccessToken(userID: user.id, resource: resource, expiresAt: expiresAt)),
+                accessToken: tokens.mint(AccessToken(user: user, resource: resource, expiresAt: expiresAt)),
                 accessTokenExpiry: EpochMilliseconds.from(expiresAt))
             await auditTokenMint(userID: user.id, resource: resource, via: "GetNewAccessToken")
             response.endPoints = await configuration.coauthoring?.currentEndpoints()

@@ -118,7 +118,7 @@ extension WOPIHost {
             return try .json(try await containerPointer(root, context: context))
         case .getFileWopiSrc:
             let file = try await fileForNativeName(request.header(WOPIHeader.hostNativeFileName), user: context.user)
-            let (token, expiresAt) = mintToken(userID: context.user.id, resource: .file(file.id))
+            let (token, expiresAt) = mintToken(for: context.user, resource: .file(file.id))
             await auditTokenMint(userID: context.user.id, resource: .file(file.id), via: "GetFileWopiSrc")
             let url = RequestContext.append(token: token, expiresAt: expiresAt, to: context.fileSrc(file.id))
             return try .json(URLResponse(url: url))

@@ -7,16 +7,16 @@ import WOPIStorage
 ///
 /// A token is `base64url(claims) "." base64url(HMAC-SHA256(key, claims))`, made only of URL-safe characters
 /// (Docs/wopi-protocol.md §2.3 recommends this so proof-key signing is unambiguous). The claims are the user, the
-/// resource, the
-/// expiry in epoch milliseconds and the permission. Verification checks the MAC in constant time before reading anything, so a
+/// user's credential stamp, the resource, the expiry in epoch milliseconds and the permission. Verification checks the MAC in constant time before reading anything, so a
 /// tampered token is rejected without revealing where it differs.
 ///
 /// Every process that shares the key (the host, a CLI minting tokens) accepts the others' tokens.
 public struct AccessTokenSigner: Sendable {
     /// The key's HMAC-SHA256 states, prepared once.
     private let mac: PreparedHMAC
-    /// Version 2 adds the permission; version 1 tokens (no permission field) still verify, as ``Permission/edit``.
-    private static let version = "2"
+    /// Version 3 adds the credential stamp, version 2 the permission; version 1 and 2 tokens still verify (version 1
+    /// as ``Permission/edit``), without a stamp.
+    private static let version = "3"
 
     /// Creates a signer with a key of at least 32 bytes.
     public init(key: SymmetricKey) {
@@ -35,8 +35,8 @@ public struct AccessTokenSigner: Sendable {
     public func mint(_ claims: AccessToken) -> String {
         var token: [UInt8] = []
         var payload: [UInt8] = []
-        token.reserveCapacity(160)
-        payload.reserveCapacity(112)
+        token.reserveCapacity(184)
+        payload.reserveCapacity(128)
         appendToken(for: claims, to: &token, payload: &payload)
         return String(decoding: token, as: UTF8.self)
     }
@@ -79,12 +79,15 @@ public struct AccessTokenSigner: Sendable {
         return claims
     }
 
-    /// Appends the claims' text, `version|user|resource|expiry|permission`, to `payload`.
+    /// Appends the claims' text, `version|user|stamp|resource|expiry|permission`, to `payload`.
     private static func encode(_ claims: AccessToken, to payload: inout [UInt8]) {
         let separator = UInt8(ascii: "|")
         payload.append(contentsOf: version.utf8)
         payload.append(separator)
         payload.append(contentsOf: claims.userID.utf8)
+        payload.append(separator)
+        // A stamp is base64url: never a separator.
+        payload.append(contentsOf: (claims.credentialStamp ?? "").utf8)
         payload.append(separator)
         claims.resource.append(to: &payload, file: "f:", container: "c:", ecosystem: "e:")
         payload.append(separator)
@@ -96,11 +99,13 @@ public struct AccessTokenSigner: Sendable {
 
     private static func decode(_ text: String) -> AccessToken? {
         // No field but the user ID is other than ASCII.
-        let fields = text.fields(separatedBy: UInt8(ascii: "|"), omittingEmpty: false)
+        var fields = text.fields(separatedBy: UInt8(ascii: "|"), omittingEmpty: false)
         let permission: Permission
+        var stamp: String?
         switch (fields.first.map(String.init), fields.count) {
         case ("1", 4): permission = .edit
-        case (version, 5):
+        case ("2", 5), (version, 6):
+            if fields.count == 6 { stamp = String(fields.remove(at: 2)) }
             guard let raw = Int(fields[4]), let value = Permission(rawValue: raw), value > .none else { return nil }
             permission = value
         default: return nil
@@ -117,6 +122,6 @@ public struct AccessTokenSigner: Sendable {
         }
         return AccessToken(
             userID: String(fields[1]), resource: resource, expiresAt: EpochMilliseconds.date(millis),
-            permission: permission)
+            permission: permission, credentialStamp: stamp)
     }
 }

@@ -1,3 +1,6 @@
+import Crypto
+import WOPIModels
+
 /// A user of the host.
 public struct WOPIUser: Sendable, Hashable, Codable {
     /// The stable ID: ASCII letters and digits only (Office requires alphanumeric user IDs, Docs/wopi-protocol.md
@@ -19,6 +22,23 @@ public struct WOPIUser: Sendable, Hashable, Codable {
         self.displayName = displayName
         self.passwordHash = passwordHash
         self.userInfo = userInfo
+    }
+
+    /// What every credential issued to the user carries and is checked against: the WOPI access tokens, the host
+    /// pages' session cookies, and the OAuth authorization server's codes and tokens. It is derived from
+    /// ``passwordHash`` (12 characters of a SHA-256 of it; empty without a password), so setting a new password
+    /// (`wopi-host user passwd`) changes it, and every credential issued before is refused on every host that shares
+    /// the user directory, with nothing to record or clean up.
+    public var credentialStamp: String {
+        guard let passwordHash else { return "" }
+        let digest = SHA256.hash(data: Array(("wopikit.credential-stamp|" + passwordHash).utf8))
+        return Base64URL.encode(Array(digest.prefix(9)))
+    }
+
+    /// Whether a credential with `stamp` was issued to the user as the user is now; `nil` (a credential minted
+    /// without a stamp) is not checked.
+    public func isCurrent(credentialStamp stamp: String?) -> Bool {
+        stamp.map { $0 == credentialStamp } ?? true
     }
 
     /// The form in which sign-in names are compared: `signInName` lower-cased (Unicode), so `Ana@Example.com` and
