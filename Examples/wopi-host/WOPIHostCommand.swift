@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import WOPITelemetry
 
 /// `wopi-host`: an example WOPI host built from WOPIKit's modules. Copy it as a starting point.
 @main
@@ -10,6 +12,22 @@ struct WOPIHostCommand: AsyncParsableCommand {
             ServeCommand.self, UserCommand.self, ClientCommand.self, ImportCommand.self, TokenCommand.self,
             ShareCommand.self, UnshareCommand.self, SharesCommand.self, LocksCommand.self, AuditCommand.self,
         ] + mountSubcommands)
+
+    /// Installs the log handler every command logs through (control characters escaped, the OTLP exporter's
+    /// credentials redacted), then runs the command.
+    static func main() async {
+        SanitizingLogHandler.bootstrap(redacting: OTLPTracing.secrets(in: ProcessInfo.processInfo.environment))
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Options every subcommand shares.

@@ -33,6 +33,18 @@ public enum OTLPTracing {
         return value("OTEL_EXPORTER_OTLP_ENDPOINT") != nil || value("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != nil
     }
 
+    /// The values of `OTEL_EXPORTER_OTLP_HEADERS` and `OTEL_EXPORTER_OTLP_TRACES_HEADERS` (`key=value,…`, as sent and
+    /// percent-decoded): credentials for the collector, for ``SanitizingLogHandler`` to redact.
+    public static func secrets(in environment: [String: String]) -> [String] {
+        ["OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS"].flatMap { name -> [String] in
+            (environment[name] ?? "").split(separator: ",").flatMap { pair -> [String] in
+                guard let equals = pair.firstIndex(of: "=") else { return [] }
+                let value = pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+                return [value, value.removingPercentEncoding ?? value].filter { !$0.isEmpty }
+            }
+        }
+    }
+
     /// Runs `body` with the process's tracer exporting over OTLP when `environment` asks for it (see
     /// ``OTLPTracing``), and as it is otherwise (no export, the no-op tracer unless someone bootstrapped one).
     ///

@@ -17,7 +17,11 @@ import WOPITestSupport
                     "serve", "--demo", "--data", directory.url.path, "--port", "0", "--log-level", "trace",
                     "--metrics-path", "/metrics",
                 ],
-                dataDirectory: directory.url, environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": endpoint])
+                dataDirectory: directory.url,
+                environment: [
+                    "OTEL_EXPORTER_OTLP_ENDPOINT": endpoint,
+                    "OTEL_EXPORTER_OTLP_HEADERS": "authorization=Bearer%20\(Self.collectorToken)",
+                ])
             let secrets = try await Self.session(host, directory: directory)
             // The host sent its spans when it stopped (the exporter's graceful shutdown).
             let names = Set(try receiver.spans().map(\.name))
@@ -29,6 +33,9 @@ import WOPITestSupport
             }
         }
     }
+
+    /// The collector credential of `OTEL_EXPORTER_OTLP_HEADERS`: swift-otel's diagnostics must not print it.
+    static let collectorToken = "otel-collector-\(UInt64.random(in: 0...UInt64.max))"
 
     /// Runs the scripted session on `host` and checks its audit trail, metrics and log; returns its secrets.
     private static func session(_ host: HostProcess, directory: TemporaryDirectory) async throws -> [String] {
@@ -91,7 +98,7 @@ import WOPITestSupport
             let auditFile = try String(contentsOf: directory.appending("audit.jsonl"), encoding: .utf8)
             let secrets = [
                 minted.accessToken, code, oauthToken, refreshToken, wrongPassword, office.secret,
-                "password=demo",
+                "password=demo", Self.collectorToken,
             ]
             for (place, text) in [("audit trail", auditFile + lines), ("metrics", metrics), ("log", host.printed)] {
                 for secret in secrets {
