@@ -78,8 +78,14 @@ struct ServeCommand: AsyncParsableCommand {
         help: "Development only: accept WOPI requests without valid proof keys although discovery is set.")
     var noProofCheck = false
     @Option(name: .long, help: "The WOPI client's interface language (UI_LLCC), e.g. en-US.") var uiLanguage = "en-US"
-    @Option(name: .long, help: "Seconds a connection may idle, or take to send a request's headers.")
+    @Option(name: .long, help: "Seconds a connection may idle (no byte read or written).")
     var idleTimeout = 30
+    @Option(name: .long, help: "Seconds a client may take to send a request's head.")
+    var headerTimeout = 30
+    @Option(
+        name: .long,
+        help: "Seconds a request body may keep the host waiting before it must bring 1 KiB for each second more.")
+    var bodyTimeout = 30
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -104,7 +110,10 @@ struct ServeCommand: AsyncParsableCommand {
         if let lockGraceAfterClose, lockGraceAfterClose < 0 {
             throw ValidationError("--lock-grace-after-close must be 0 seconds or more.")
         }
-        guard idleTimeout > 0 else { throw ValidationError("--idle-timeout must be at least 1 second.") }
+        for (name, seconds) in [("idle", idleTimeout), ("header", headerTimeout), ("body", bodyTimeout)]
+        where seconds < 1 {
+            throw ValidationError("--\(name)-timeout must be at least 1 second.")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else {
             throw ValidationError("--log-level must be trace, debug, info, notice, warning, error or critical.")
         }
@@ -145,6 +154,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.actionURLOptions = ActionURLOptions(uiLanguage: uiLanguage)
         configuration.pages = HostPageHTML()
         configuration.idleTimeout = .seconds(idleTimeout)
+        configuration.requestTimeouts = RequestTimeouts(header: .seconds(headerTimeout), body: .seconds(bodyTimeout))
         configuration.metrics = metrics
         configuration.coauthoring = try coauthoring.setting(hasDiscovery: configuration.discovery != nil)
         if noProofCheck { Console.line("warning: proof-key checking is off (--no-proof-check); development only") }

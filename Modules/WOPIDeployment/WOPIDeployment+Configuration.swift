@@ -46,8 +46,11 @@ extension WOPIDeployment {
         public var fileURLLifetime: TimeInterval? = 5 * 60
         /// How long a page session lasts.
         public var sessionLifetime: TimeInterval = 2 * 60 * 60
-        /// How long a connection may stay idle, or take to send a request's headers, before it is closed.
+        /// How long a connection may stay idle (no byte read or written) before it is closed.
         public var idleTimeout: Duration = .seconds(30)
+        /// How long a client may take to send a request's head, and how slowly its body (``RequestTimeouts``): a
+        /// byte every few seconds keeps the idle timeout from firing, not these.
+        public var requestTimeouts = RequestTimeouts()
         /// The most bytes a connection reads from its socket at once: while a body streams in, the read buffer grows
         /// from 2 KiB up to this, rounded up to a power of two (NIO's `AdaptiveRecvByteBufferAllocator`). NIO's
         /// default is 64 KiB; with 1 MiB, a 1 GiB PutFile cost the host a fifth to a third less CPU on SQLite and a

@@ -24,7 +24,8 @@ public import WOPIServerHummingbird
 /// - every request carries its peer address (`WOPIRequestContext`), so the per-address sign-in throttle holds on
 ///   `/oauth2/authorize`, `/signin` and anything mounted with ``addRoutes(to:)``;
 /// - the stores' services (a garbage collector, a database pool) start before the HTTP server and stop after it;
-/// - idle and half-open connections are closed after ``Configuration/idleTimeout``.
+/// - idle and half-open connections are closed after ``Configuration/idleTimeout``, and a client that sends its
+///   request a byte every few seconds after ``Configuration/requestTimeouts``.
 ///
 /// ```swift
 /// let stores = try DeploymentStores.sqlite(directory: URL(fileURLWithPath: "/var/lib/wopi"))
@@ -179,13 +180,18 @@ public final class WOPIDeployment: Sendable {
     }
 
     /// The HTTP/1.1 server of the configuration, for an `Application` of your own (``application(onServerRunning:)``
-    /// uses it): TLS when ``Configuration/tls`` is set, the idle timeout, reads of up to
+    /// uses it): TLS when ``Configuration/tls`` is set, the idle timeout and ``Configuration/requestTimeouts``, a
+    /// 400 that closes the connection for a request whose body cannot be framed, reads of up to
     /// ``Configuration/maximumReadSize``, and each connection's requests handled on
     /// the event loop that reads the connection, not on Swift's cooperative pool, which saves every request two
     /// thread switches (`Docs/architecture.md`, "Requests run on their connection's event loop"). A handler of your
     /// own on this server must not block: send blocking work to a thread pool, as the stores do.
     public func server() -> HTTPServerBuilder {
-        let http = HTTP1Channel.Configuration(idleTimeout: TimeAmount(configuration.idleTimeout))
+        let timeouts = configuration.requestTimeouts
+        let logger = logger
+        let http = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestReadGuard(timeouts: timeouts, logger: logger)],
+            idleTimeout: TimeAmount(configuration.idleTimeout))
         let tls = configuration.tls
         let maximumReadSize = configuration.maximumReadSize
         return HTTPServerBuilder { responder in

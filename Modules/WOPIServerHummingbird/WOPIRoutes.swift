@@ -24,7 +24,7 @@ public enum WOPIRoutes {
         for path in [wopiPath, RouterPath("wopibootstrapper")] {
             for method in [HTTPRequest.Method.get, .post] {
                 router.on(path, method: method) { request, context in
-                    await host.handle(WOPIRequest(request, context: context)).hummingbirdResponse
+                    await respond(to: request, context: context) { await host.handle($0) }
                 }
             }
         }
@@ -36,10 +36,31 @@ public enum WOPIRoutes {
             let routerPath = RouterPath(String(path.drop(while: { $0 == "/" })))
             for method in [HTTPRequest.Method.get, .post] {
                 router.on(routerPath, method: method) { request, context in
-                    await endpoints.handle(WOPIRequest(request, context: context)).hummingbirdResponse
+                    await respond(to: request, context: context) { await endpoints.handle($0) }
                 }
             }
         }
+    }
+
+    /// Hands `request` to `handler`, unless its framing is unsafe to read
+    /// (``WOPIHTTPEdge/HTTPFields/hasAcceptableTransferEncoding``): then it answers 400.
+    ///
+    /// A route cannot close its connection, and the bytes after such a head are read as the next request; the
+    /// server of `WOPIDeployment` refuses the head before any route sees it and closes the connection. On a server
+    /// of your own, do the same in a channel handler, or put a proxy in front that refuses such requests.
+    static func respond(
+        to request: Request, context: some RequestContext,
+        handler: (WOPIRequest) async -> WOPIResponse
+    ) async -> Response {
+        guard request.headers.hasAcceptableTransferEncoding else {
+            var response = WOPIResponse(
+                status: .badRequest,
+                body: .buffer(ByteBuffer(string: "Transfer-Encoding must be chunked or absent.")))
+            response.headers[.contentType] = "text/plain; charset=utf-8"
+            response.headers[.connection] = "close"
+            return response.hummingbirdResponse
+        }
+        return await handler(WOPIRequest(request, context: context)).hummingbirdResponse
     }
 }
 

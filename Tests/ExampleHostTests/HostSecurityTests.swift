@@ -210,6 +210,40 @@ import WOPITestSupport
         }
     }
 
+    @Test("a Transfer-Encoding other than chunked is a 400 that closes the connection: its body is no request")
+    func unknownTransferEncodingIsRefused() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        try await HostProcess(dataDirectory: directory.url).serving { host in
+            let url = try #require(URL(string: host))
+            for coding in ["xchunked", "gzip, chunked", "chunked, identity"] {
+                // Were the body read as a second request, the smuggled GET would get an answer of its own.
+                let body = "GET /health HTTP/1.1\r\nHost: x\r\n\r\n"
+                let answer = try await RawSocket.exchange(
+                    with: url,
+                    "POST /signin HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: \(coding)\r\n\r\n\(body)")
+                #expect(answer.hasPrefix("HTTP/1.1 400"), "\(coding): \(answer.prefix(200))")
+                #expect(answer.components(separatedBy: "HTTP/1.1 ").count == 2, "\(coding): one answer: \(answer)")
+            }
+            #expect(try await HTTP.get(host + "/health").status == 200)
+        }
+    }
+
+    @Test("a head that never completes is closed after --header-timeout, well before the idle timeout")
+    func headerTimeoutIsItsOwn() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let host = try HostProcess(
+            dataDirectory: directory.url, extraArguments: ["--idle-timeout", "60", "--header-timeout", "1"])
+        try await host.serving { url in
+            let started = ContinuousClock.now
+            let answer = try await RawSocket.exchange(
+                with: try #require(URL(string: url)), "GET /health HTTP/1.1\r\nHo")
+            #expect(answer == "", "closed without an answer: \(answer)")
+            #expect(ContinuousClock.now - started < .seconds(20), "the header timeout, not the 60 s idle timeout")
+        }
+    }
+
     @Test("serve refuses a port out of range instead of wrapping it")
     func servePortIsValidated() async throws {
         let directory = try TemporaryDirectory()
