@@ -215,6 +215,20 @@ enum HTTPHostSeeds {
 
     private static let variants: [(String, HostVariant, [ScriptStep])] = [
         ("proof-keys", proofKeys, [request(.checkFileInfo), request(.getFile), request(.lock)]),
+        // Bootstrap without a token on a host without a public URL: a Host or X-Forwarded-Proto that is no URL made
+        // the challenge's endpoints unparsable, a 500 instead of the 401 (found by this target; issue 49).
+        (
+            "regression-bootstrap-challenge-hostile-authority",
+            urlsFromRequest,
+            [
+                .request(
+                    ScriptedRequest(
+                        .bootstrap, credential: .none, headers: [HeaderChoice(FuzzHeaders.host, .hostile("a b"))])),
+                .request(
+                    ScriptedRequest(
+                        .bootstrap, credential: .none, headers: [HeaderChoice("X-Forwarded-Proto", .hostile("a b"))])),
+            ]
+        ),
         (
             "urls-from-request",
             urlsFromRequest,
