@@ -20,6 +20,9 @@ struct TestAuthServer: HarnessHTTP {
     static let password = "correct horse battery staple"
     static let officeSecret = "office-secret-0123456789abcdef"
     static let hasher = PasswordHasher(logN: 4)
+    /// Ana's password hash, one for every server of the test process: a server restarted on the same stores sees the
+    /// same user (a new hash would be a new password, which revokes every credential issued before).
+    static let passwordHash = (try? hasher.hash(password)) ?? ""
 
     let server: OAuthAuthorizationServer
     let host: WOPIHost
@@ -48,7 +51,7 @@ struct TestAuthServer: HarnessHTTP {
         await users.save(
             WOPIUser(
                 id: "ana", signInName: "ana@example.com", displayName: "Ana",
-                passwordHash: try hasher.hash(password)))
+                passwordHash: passwordHash))
         let store = store ?? InMemoryOAuthStore()
         try await registerClients(in: store)
         var configuration = OAuthAuthorizationServer.Configuration()
