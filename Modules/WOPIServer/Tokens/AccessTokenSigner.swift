@@ -86,8 +86,8 @@ public struct AccessTokenSigner: Sendable {
         payload.append(separator)
         payload.append(contentsOf: claims.userID.utf8)
         payload.append(separator)
-        // A stamp is base64url: never a separator.
-        payload.append(contentsOf: (claims.credentialStamp ?? "").utf8)
+        // A stamp is base64url (empty for a user without a password), never a separator; `*` is no stamp.
+        payload.append(contentsOf: (claims.credentialStamp ?? "*").utf8)
         payload.append(separator)
         claims.resource.append(to: &payload, file: "f:", container: "c:", ecosystem: "e:")
         payload.append(separator)
@@ -105,7 +105,10 @@ public struct AccessTokenSigner: Sendable {
         switch (fields.first.map(String.init), fields.count) {
         case ("1", 4): permission = .edit
         case ("2", 5), (version, 6):
-            if fields.count == 6 { stamp = String(fields.remove(at: 2)) }
+            if fields.count == 6 {
+                let field = fields.remove(at: 2)
+                stamp = field == "*" ? nil : String(field)
+            }
             guard let raw = Int(fields[4]), let value = Permission(rawValue: raw), value > .none else { return nil }
             permission = value
         default: return nil
