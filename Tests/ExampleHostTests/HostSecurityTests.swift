@@ -37,7 +37,9 @@ import WOPITestSupport
     }
 
     static func sessionCookie(_ reply: HTTP.Reply) -> String? {
-        reply.headers["Set-Cookie"].first { $0.hasPrefix("wopikit_session=") }
+        reply.headers["Set-Cookie"].first {
+            $0.hasPrefix("wopikit_session=") || $0.hasPrefix("__Host-wopikit_session=")
+        }
     }
 
     @Test("/signin: a spray of one wrong password over 30 accounts from one address is throttled (429)")
@@ -95,7 +97,7 @@ import WOPITestSupport
         }
     }
 
-    @Test("behind a TLS proxy the session cookie is Secure; /signout removes it")
+    @Test("behind a TLS proxy the session cookie is __Host- and Secure, read only under that name; /signout removes it")
     func sessionCookieBehindAProxyAndSignOut() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -104,14 +106,21 @@ import WOPITestSupport
             let reply = try await Self.signIn(host, "demo", "demo", form: form, headers: ["X-Forwarded-Proto": "https"])
             #expect(reply.status == 303)
             let cookie = try #require(Self.sessionCookie(reply))
-            #expect(cookie.contains("; Secure"), "\(cookie)")
+            #expect(cookie.hasPrefix("__Host-wopikit_session=") && cookie.contains("; Secure"), "\(cookie)")
+            #expect(cookie.contains("Path=/;") && !cookie.contains("Domain"), "\(cookie)")
             let session = String(cookie.prefix { $0 != ";" })
-            #expect(try await HTTP.get(host + "/files", headers: ["Cookie": session]).status == 200)
+            let https = ["Cookie": session, "X-Forwarded-Proto": "https"]
+            #expect(try await HTTP.get(host + "/files", headers: https).status == 200)
+            // Over HTTPS, a cookie without the prefix (one a subdomain could set) is no session.
+            let unprefixed = String(session.dropFirst("__Host-".count))
+            let planted = try await HTTP.get(
+                host + "/files", headers: ["Cookie": unprefixed, "X-Forwarded-Proto": "https"])
+            #expect(planted.status == 303)
 
-            let signOut = try await HTTP.post(host + "/signout", ["Cookie": session])
+            let signOut = try await HTTP.post(host + "/signout", https)
             #expect(signOut.status == 303)
             let removed = try #require(Self.sessionCookie(signOut))
-            #expect(removed.hasPrefix("wopikit_session=;") && removed.contains("Max-Age=0"), "\(removed)")
+            #expect(removed.hasPrefix("__Host-wopikit_session=;") && removed.contains("Max-Age=0"), "\(removed)")
         }
     }
 

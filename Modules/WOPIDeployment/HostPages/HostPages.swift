@@ -92,7 +92,7 @@ public struct HostPages: HTTPEndpoints {
         default:
             break
         }
-        guard let user = try await sessions.signedInUser(of: request, in: host.users) else {
+        guard let user = try await sessions.signedInUser(of: request, in: host.users, secure: isSecure(request)) else {
             guard request.method == .get else {
                 return signInPage(request, next: "/files", message: "Sign in first.", status: .unauthorized)
             }

@@ -11,13 +11,24 @@ public import WOPIServer
 /// - A session is an HMAC-signed cookie naming the user, with its own key (so a session cookie is never a WOPI
 ///   access token), `HttpOnly`, `SameSite=Lax` (a cross-site form `POST` does not carry it), and `Secure` whenever
 ///   the request reached the host over HTTPS, directly or through a proxy that says so in `X-Forwarded-Proto`.
+///   Over HTTPS it is named ``secureCookieName`` (`__Host-` prefixed): a browser takes such a cookie only from this
+///   very host, over HTTPS, for `Path=/`, so a neighbouring subdomain cannot plant a session of its choosing; and
+///   over HTTPS only that name is read.
 /// - The sign-in form carries a form token bound to a `SameSite=Strict` browser cookie, as the OAuth sign-in form
 ///   does, and a cross-site `Origin` is refused: a page elsewhere cannot sign a browser in to an account of its
 ///   choosing (login CSRF).
 /// - Signing out removes the cookie; a session otherwise ends after ``lifetime``.
 public struct HostSessions: Sendable {
-    /// The session cookie's name.
+    /// The session cookie's name over plain HTTP.
     public static let cookieName = "wopikit_session"
+    /// The session cookie's name over HTTPS: `__Host-` makes the browser refuse it from another host, without
+    /// `Secure` or for another path.
+    public static let secureCookieName = "__Host-" + cookieName
+
+    /// The session cookie's name for a request that came over HTTPS (`secure`) or not.
+    public static func cookieName(secure: Bool) -> String {
+        secure ? secureCookieName : cookieName
+    }
     /// The sign-in form's browser cookie.
     public static let formCookieName = "wopikit_signin"
     /// How long a session lasts.
@@ -50,31 +61,35 @@ public struct HostSessions: Sendable {
     /// the user's ``WOPIServer/WOPIUser/credentialStamp``, so a new password ends it.
     public func cookie(for user: WOPIUser, secure: Bool) -> String {
         let value = signer.mint(AccessToken(user: user, resource: .ecosystem, expiresAt: now() + lifetime))
-        return SetCookie(name: Self.cookieName, value: value, maxAge: Int(lifetime), secure: secure).headerValue
+        return SetCookie(name: Self.cookieName(secure: secure), value: value, maxAge: Int(lifetime), secure: secure)
+            .headerValue
     }
 
     /// The `Set-Cookie` value that signs the browser out.
     public func signOutCookie(secure: Bool) -> String {
-        SetCookie.removing(Self.cookieName, secure: secure).headerValue
+        SetCookie.removing(Self.cookieName(secure: secure), secure: secure).headerValue
     }
 
     /// The signed-in user's ID, `nil` without a valid session cookie (the user's password may have changed since:
-    /// ``signedInUser(of:in:)`` checks that too).
-    public func userID(of request: WOPIRequest) -> String? {
-        session(of: request)?.userID
+    /// ``signedInUser(of:in:secure:)`` checks that too). Over HTTPS (`secure`) only ``secureCookieName`` is read.
+    public func userID(of request: WOPIRequest, secure: Bool = false) -> String? {
+        session(of: request, secure: secure)?.userID
     }
 
     /// The signed-in user, as `users` has them now: `nil` without a valid session cookie, when the user is gone, or
     /// when the session was issued before the user's password changed.
-    public func signedInUser(of request: WOPIRequest, in users: any UserDirectory) async throws -> WOPIUser? {
-        guard let session = session(of: request), let user = try await users.user(session.userID),
+    /// Over HTTPS (`secure`) only ``secureCookieName`` is read.
+    public func signedInUser(of request: WOPIRequest, in users: any UserDirectory, secure: Bool) async throws
+        -> WOPIUser?
+    {
+        guard let session = session(of: request, secure: secure), let user = try await users.user(session.userID),
             session.isCurrent(for: user)
         else { return nil }
         return user
     }
 
-    private func session(of request: WOPIRequest) -> AccessToken? {
-        request.cookies(named: Self.cookieName).lazy.compactMap { try? signer.verify($0, now: now()) }
+    private func session(of request: WOPIRequest, secure: Bool) -> AccessToken? {
+        request.cookies(named: Self.cookieName(secure: secure)).lazy.compactMap { try? signer.verify($0, now: now()) }
             .first { $0.resource == .ecosystem }
     }
 
