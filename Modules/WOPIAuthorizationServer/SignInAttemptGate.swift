@@ -38,11 +38,6 @@ final class SignInAttemptGate: Sendable {
         return (Reservation(gate: self, keys: keys), positions)
     }
 
-    /// The number of attempts under way under `key`.
-    func attempts(under key: String) -> Int {
-        inFlight.withLock { $0[key] ?? 0 }
-    }
-
     private func leave(_ keys: [String]) {
         inFlight.withLock { counts in
             for key in keys {
