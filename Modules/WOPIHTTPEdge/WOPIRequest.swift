@@ -60,14 +60,38 @@ public struct WOPIRequest: Sendable {
         return "\(scheme)://\(authority)"
     }
 
-    /// Whether `authority` is a URI host with an optional port: a registered name or IPv4 address, or an IPv6
-    /// literal in brackets (RFC 3986 §3.2.2), and no user information.
+    /// Whether `authority` is a URI host with an optional port: a registered name or IPv4 address of unreserved
+    /// characters, or an IPv6 literal in brackets (RFC 3986 §3.2.2), then `:` and digits, or nothing. It reads the
+    /// bytes once, without allocating: every request without a configured public URL asks.
     static func isHostAndPort(_ authority: String) -> Bool {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~[]:".unicodeScalars)
-        guard !authority.isEmpty, authority.unicodeScalars.allSatisfy(allowed.contains),
-            let components = URLComponents(string: "http://" + authority), let host = components.host, !host.isEmpty
-        else { return false }
-        return components.user == nil && components.path.isEmpty
+        let bytes = authority.utf8
+        var index = bytes.startIndex
+        if bytes.first == UInt8(ascii: "[") {
+            let inner = bytes.index(after: index)
+            guard let close = bytes[inner...].firstIndex(of: UInt8(ascii: "]")), close > inner,
+                bytes[inner..<close].allSatisfy({
+                    isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".")
+                })
+            else { return false }
+            index = bytes.index(after: close)
+        } else {
+            while index < bytes.endIndex, isUnreserved(bytes[index]) { index = bytes.index(after: index) }
+            guard index > bytes.startIndex else { return false }
+        }
+        guard index < bytes.endIndex else { return true }
+        return bytes[index] == UInt8(ascii: ":")
+            && bytes[bytes.index(after: index)...].allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+    }
+
+    /// A letter, a digit, `-`, `.`, `_` or `~`.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+            || byte == UInt8(ascii: "~")
     }
 
     /// The base URL clients reach the server at (`https://wopi.example.com`, no trailing `/`): `publicURL` when the
