@@ -80,9 +80,7 @@ public struct HostPages: HTTPEndpoints {
             return try await signIn(request)
         case (.post, "/signout"):
             // A page elsewhere must not sign the browser out (logout CSRF): a sent Origin must be the host's own.
-            if let sent = request.headers[.origin],
-                !sameOriginCandidates(of: request).contains(sent.trimmingSuffix("/"))
-            {
+            guard HostSessions.isSentFromOneOf(sameOriginCandidates(of: request), request) else {
                 logger.notice("Host page sign-out refused: another origin")
                 return html(.forbidden, renderer.message(title: "Cannot sign out", "Sign out from this site's pages."))
             }

@@ -111,9 +111,15 @@ public struct HostSessions: Sendable {
     /// `Origin`, when the browser sends one, is one of `origins` (the host's public base URL, and the origin the
     /// request itself addressed).
     public func acceptsSignIn(_ request: WOPIRequest, formToken: String?, origins: [String]) -> Bool {
-        if let sent = request.headers[.origin], !origins.contains(sent.trimmingSuffix("/")) { return false }
+        guard Self.isSentFromOneOf(origins, request) else { return false }
         guard let formToken else { return false }
         let browserID = AuthorizationFormToken.browserID(in: request, cookieName: Self.formCookieName)
         return formTokens.verify(formToken, parameters: [], browserID: browserID, now: now())
+    }
+
+    /// Whether a browser's form `POST` comes from one of `origins`: its `Origin`, when it sends one (a browser does
+    /// on every cross-site `POST`), is among them.
+    static func isSentFromOneOf(_ origins: [String], _ request: WOPIRequest) -> Bool {
+        request.headers[.origin].map { origins.contains($0.trimmingSuffix("/")) } ?? true
     }
 }
