@@ -9,7 +9,8 @@ try FileManager.default.createDirectory(at: directory, withIntermediateDirectori
 let stores = try DeploymentStores.sqlite(directory: directory)
 // Your own parts plug in here, the rest stays as it is, for example:
 //   stores.users = MyUserDirectory(ldap: ldap)      (make `stores` a var)
-//   WOPIDeployment(stores: stores, configuration: configuration, policy: MyAccessPolicy())
+//   WOPIDeployment(stores: stores, configuration: configuration, policy: MyAccessPolicy(),
+//                  decorators: [MyBranding()], changeGuards: [MyQuota()])
 
 var configuration = WOPIDeployment.Configuration()
 configuration.port = Int(ProcessInfo.processInfo.environment["PORT"] ?? "8080") ?? 8080

@@ -159,9 +159,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.coauthoring = try coauthoring.setting(hasDiscovery: configuration.discovery != nil)
         if noProofCheck { Console.line("warning: proof-key checking is off (--no-proof-check); development only") }
 
-        let policy = EditorPolicy(inner: stores.sharingPolicy, admins: Set(admin))
         let deployment = try await WOPIDeployment(
-            stores: stores, configuration: configuration, policy: policy, logger: logger)
+            stores: stores, configuration: configuration, decorators: [EditorDecorator(admins: Set(admin))],
+            logger: logger)
         defer { directory.clearServerURL() }
         // Spans go out over OTLP when OTEL_* asks for it, and the last ones are sent after the server stopped.
         try await OTLPTracing.withExport(serviceName: "wopi-host", logger: logger) {

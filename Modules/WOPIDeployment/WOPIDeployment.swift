@@ -61,12 +61,16 @@ public final class WOPIDeployment: Sendable {
     ///   - stores: where everything lives; replace any part with your own.
     ///   - configuration: what to serve and how.
     ///   - policy: who may do what (default: the owner, plus the shares of ``DeploymentStores/shares``).
+    ///   - decorators: what adds to CheckFileInfo, CheckContainerInfo and CheckEcosystem (an editor's properties,
+    ///     branding), after the host pages' own URLs when the deployment serves pages.
+    ///   - changeGuards: what sees, and may veto, every change (a quota, a file-type rule), in order.
     ///   - tokenVerifier: your identity provider's check of OAuth access tokens for the bootstrapper, with
     ///     ``Configuration/authorizationEndpoint`` and ``Configuration/tokenEndpoint`` pointing Office at it;
     ///     `nil` uses the built-in ``authorizationServer``.
     ///   - logger: where the host, the authorization server and the pages log.
     public init(
         stores: DeploymentStores, configuration: Configuration, policy: (any AccessPolicy)? = nil,
+        decorators: [any InfoDecorator] = [], changeGuards: [any ChangeGuard] = [],
         tokenVerifier: (any OAuthAccessTokenVerifier)? = nil, logger: Logger = Logger(label: "wopikit")
     ) async throws {
         self.stores = stores
@@ -111,11 +115,11 @@ public final class WOPIDeployment: Sendable {
         hostConfiguration.coauthoring = try Self.coauthoring(configuration.coauthoring, discovery: discovery)
         hostConfiguration.coauthoring?.contentStreams = stores.contentStreams
         hostConfiguration.coauthoring?.uploadSessions = stores.uploadSessions
-        let decides = policy ?? stores.sharingPolicy
-        // The reader's shares are the stores' own: a policy of the provider's that decides from shares may keep others.
-        if hostConfiguration.authorizationReader == nil, !(policy is any ShareDecidedAccessPolicy) {
-            hostConfiguration.authorizationReader = stores.authorizationReader
-        }
+        // The reader reads the stores' own users, items and shares: a policy that decides from shares decides from
+        // those (AccessPolicy.access(of:to:sharesOnPath:)); any other still saves the reads of the user and item.
+        hostConfiguration.authorizationReader = hostConfiguration.authorizationReader ?? stores.authorizationReader
+        let pageDecorators: [any InfoDecorator] =
+            discovery == nil || configuration.pages == nil ? [] : [HostPageDecorator(base: baseURL)]
         host = WOPIHost(
             storage: stores.storage, locks: stores.locks, users: stores.users, tokens: AccessTokenSigner(key: tokenKey),
             configuration: hostConfiguration,
@@ -124,8 +128,7 @@ public final class WOPIDeployment: Sendable {
                 authorizationEndpoint: configuration.authorizationEndpoint ?? oauthConfiguration.authorizationPath,
                 tokenEndpoint: configuration.tokenEndpoint ?? oauthConfiguration.tokenPath,
                 providerID: configuration.providerID, urlSchemes: configuration.urlSchemes),
-            policy: discovery == nil || configuration.pages == nil
-                ? decides : HostPagePolicy(base: baseURL, inner: decides),
+            policy: policy ?? stores.sharingPolicy, decorators: pageDecorators + decorators, changeGuards: changeGuards,
             activities: stores.activities, audit: stores.audit, logger: logger)
 
         if let renderer = configuration.pages {

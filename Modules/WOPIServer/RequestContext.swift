@@ -41,16 +41,6 @@ struct RequestContext: Sendable {
     /// The ecosystem URL (no token).
     var ecosystemSrc: String { urls.ecosystem }
 
-    /// Refuses the request with 401 unless `allowed`: the access token does not allow `what` (a view-only token,
-    /// or a user the policy grants less). WOPI has no status for "read-only"; Microsoft's sample host answers an
-    /// invalid token, and clients that read `UserCanWrite: false` never try.
-    func require(_ allowed: Bool, _ what: String) throws {
-        guard allowed else {
-            throw WOPIHTTPError.unauthorized(
-                "The access token does not allow \(what) (permission: \(access.permission)).")
-        }
-    }
-
     /// `url` with a token for `resource` appended. Tokens traded from this request's token keep its expiry
     /// (Docs/wopi-protocol.md §2.3), so a leaked token cannot be renewed by walking the tree.
     func withToken(_ url: String, for resource: AccessToken.Resource, signer: AccessTokenSigner) -> String {
@@ -214,9 +204,7 @@ extension WOPIHost {
         }
         guard let user = read.user else { throw Self.userGone }
         guard let item = read.item else { throw StorageError.notFound(id) }
-        if let decided = try await (policy as? any ShareDecidedAccessPolicy)?.access(
-            of: user, to: item, sharesOnPath: read.sharesOnPath)
-        {
+        if let decided = try await policy.access(of: user, to: item, sharesOnPath: read.sharesOnPath) {
             return (user, item, decided)
         }
         return (user, item, try await policy.access(of: user, to: item))
@@ -246,8 +234,8 @@ extension WOPIHost {
         return (tokens.mint(claims), expiresAt)
     }
 
-    /// Asks the policy whether `change` may happen (it throws ``ContentVeto`` if not).
+    /// Asks the door whether `change` may happen with the request's access (``authorize(_:by:access:)``).
     func check(_ change: ContentChange, context: RequestContext) async throws {
-        try await policy.willChange(change, by: context.user)
+        try await authorize(change, by: context.user, access: context.access)
     }
 }

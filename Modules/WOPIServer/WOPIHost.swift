@@ -31,8 +31,13 @@ public final class WOPIHost: Sendable {
     public let configuration: WOPIHostConfiguration
     /// The bootstrapper's OAuth verification and challenge; `nil` answers `/wopibootstrapper` with 404.
     public let bootstrapper: BootstrapperConfiguration?
-    /// Who may do what with which item.
+    /// Who may do what with which item. Every entry point asks it through the door
+    /// (``authorize(_:on:by:)``, ``authorize(_:by:access:)``).
     public let policy: any AccessPolicy
+    /// What is added to CheckFileInfo, CheckContainerInfo and CheckEcosystem, in order.
+    public let decorators: [any InfoDecorator]
+    /// What sees, and may veto, every change, in order.
+    public let changeGuards: [any ChangeGuard]
     /// Where AddActivities' comments and mentions are kept.
     public let activities: any ActivityLog
     /// Where opens, saves, renames, deletes, share links, lock conflicts and proof-key failures are recorded; `nil`
@@ -50,6 +55,9 @@ public final class WOPIHost: Sendable {
     /// - Parameters:
     ///   - policy: who may do what; the default is a ``SharingAccessPolicy`` over an in-memory ``ShareStore``
     ///     (each user sees their own items, and what is shared with them while this process runs).
+    ///   - decorators: what adds to CheckFileInfo, CheckContainerInfo and CheckEcosystem (host pages, an editor's
+    ///     properties, branding), in order.
+    ///   - changeGuards: what sees, and may veto, every change (a quota, a file-type rule), in order.
     ///   - activities: where AddActivities' comments and mentions are kept (default: in memory).
     ///   - audit: where what the host does is recorded (default: nowhere); see ``AuditLog``.
     ///   - now: the clock, for tests.
@@ -57,6 +65,7 @@ public final class WOPIHost: Sendable {
         storage: any StorageBackend, locks: any LockStore, users: any UserDirectory, tokens: AccessTokenSigner,
         configuration: WOPIHostConfiguration = WOPIHostConfiguration(),
         bootstrapper: BootstrapperConfiguration? = nil, policy: (any AccessPolicy)? = nil,
+        decorators: [any InfoDecorator] = [], changeGuards: [any ChangeGuard] = [],
         activities: any ActivityLog = InMemoryActivityLog(), audit: (any AuditLog)? = nil,
         logger: Logger = Logger(label: "wopikit.host"), now: @escaping @Sendable () -> Date = { Date() }
     ) {
@@ -67,6 +76,8 @@ public final class WOPIHost: Sendable {
         self.configuration = configuration
         self.bootstrapper = bootstrapper
         self.policy = policy ?? SharingAccessPolicy(storage: storage, shares: InMemoryShareStore())
+        self.decorators = decorators
+        self.changeGuards = changeGuards
         self.activities = activities
         self.audit = audit
         self.logger = logger
@@ -103,7 +114,8 @@ public final class WOPIHost: Sendable {
         } catch {
             metrics.failed(with: error)
             if let veto = error as? ContentVeto {
-                logger.info("The policy refused a change", metadata: ["path": "\(request.path)", "veto": "\(veto)"])
+                logger.info(
+                    "A change guard refused a change", metadata: ["path": "\(request.path)", "veto": "\(veto)"])
             }
             response = WOPIResponse(answering: error, logger: logger, metadata: ["path": "\(request.path)"])
         }
@@ -135,11 +147,14 @@ public final class WOPIHost: Sendable {
             throw WOPIHTTPError.notFound("No item has this ID.")
         case .getTemplate(let id) where request.header(WOPIHeader.proof) == nil:
             // ONLYOFFICE downloads TemplateSource unsigned; the token is still checked (WOPIHost+Templates.swift).
-            return try await perform(operation, request: request, context: try await authorize(request, for: .file(id)))
+            let context = try await authorize(request, for: .file(id))
+            _ = try admit(operation, context: context)
+            return try await perform(operation, request: request, context: context)
         default:
             try await verifyProof(request, logger: logger)
             guard let resource = operation.resource else { throw WOPIHTTPError.notFound("No item has this ID.") }
             let context = try await authorize(request, for: resource)
+            if let acknowledged = try admit(operation, context: context) { return acknowledged }
             do {
                 let response = try await perform(operation, request: request, context: context)
                 await auditPerformed(operation, request: request, context: context, response: response)

@@ -8,7 +8,7 @@ import WOPITestSupport
 
 /// A worked example of a custom ``AccessPolicy``: a table of grants, as a provider with its own ACLs would plug
 /// in. Ana owns everything; Bob may edit, Carol may view, Dave may do nothing.
-struct GrantTablePolicy: AccessPolicy {
+struct GrantTablePolicy: AccessPolicy, InfoDecorator {
     let grants: [String: ItemAccess] = ["bob": .edit, "carol": .view]
 
     func access(of user: WOPIUser, to item: StorageItem) async throws -> ItemAccess {
@@ -16,14 +16,14 @@ struct GrantTablePolicy: AccessPolicy {
         return grants[user.id] ?? .none
     }
 
-    /// Branding and a close URL that say whose view this is, as a provider's policy might.
-    func describe(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess) async throws {
+    /// Branding and a close URL that say whose view this is, as a provider's decorator might.
+    func decorate(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess) {
         info.closeURL = "https://files.example.com/close?for=\(user.id)"
         info.disablePrint = access.permission < .edit
     }
 
     /// Only users with a grant (and Ana) browse containers.
-    func describe(ecosystem info: inout CheckEcosystemResponse, user: WOPIUser) async throws {
+    func decorate(ecosystem info: inout CheckEcosystemResponse, user: WOPIUser) {
         info.supportsContainers = user.id == "ana" || grants[user.id] != nil
     }
 }
@@ -64,7 +64,8 @@ struct AccessPolicyTests {
     func everyOperationFollowsThePolicy(_ caller: Caller, _ policyKind: String) async throws {
         let sharing = SharingFixture()
         let policy: any AccessPolicy = policyKind == "shares" ? sharing.policy : GrantTablePolicy()
-        try await TestHost.run(storage: sharing.storage, policy: policy) { wopi in
+        let decorators: [any InfoDecorator] = policyKind == "shares" ? [] : [GrantTablePolicy()]
+        try await TestHost.run(storage: sharing.storage, policy: policy, decorators: decorators) { wopi in
             let storage = wopi.host.storage
             let root = try await storage.rootContainer(forUser: "ana")
             let folder = try await storage.createContainer(named: "Team", in: root.id)
@@ -168,7 +169,7 @@ struct AccessPolicyTests {
 
     @Test(arguments: Caller.allCases.filter { $0 != .stranger })
     func checkFileInfoSaysWhatTheCallerMayDo(_ caller: Caller) async throws {
-        try await TestHost.run(policy: GrantTablePolicy()) { wopi in
+        try await TestHost.run(policy: GrantTablePolicy(), decorators: [GrantTablePolicy()]) { wopi in
             let file = try await wopi.seedFile("Plan.docx")
             let token = wopi.token(.file(file.id), user: caller.user, permission: caller.permission)
             let reply = try await wopi.get(wopi.fileURL(file.id, token: token))
@@ -184,7 +185,7 @@ struct AccessPolicyTests {
 
     @Test("CheckEcosystem goes through the policy's hook for each user")
     func checkEcosystemFollowsTheHook() async throws {
-        try await TestHost.run(policy: GrantTablePolicy()) { wopi in
+        try await TestHost.run(policy: GrantTablePolicy(), decorators: [GrantTablePolicy()]) { wopi in
             for (user, browses) in [("ana", true), ("carol", true), ("dave", false)] {
                 let reply = try await wopi.get(
                     "\(wopi.wopiRoot)/ecosystem?access_token=\(wopi.token(.ecosystem, user: user))")
@@ -200,7 +201,7 @@ struct AccessPolicyTests {
         "a view token stays view-only through the URLs it hands out, and a stranger's listing hides what they may not see"
     )
     func tradedTokensKeepThePermission() async throws {
-        try await TestHost.run(policy: GrantTablePolicy()) { wopi in
+        try await TestHost.run(policy: GrantTablePolicy(), decorators: [GrantTablePolicy()]) { wopi in
             let root = try await wopi.host.storage.rootContainer(forUser: "ana")
             _ = try await wopi.seedFile("Plan.docx")
             let listing = try await wopi.get(

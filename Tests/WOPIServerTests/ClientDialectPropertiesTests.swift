@@ -5,16 +5,15 @@ import WOPIServer
 import WOPIStorage
 import WOPITestSupport
 
-/// The CheckFileInfo properties Collabora Online and ONLYOFFICE read, set by a policy through
-/// `describe(file:)`, arrive over HTTP under their wire names.
+/// The CheckFileInfo properties Collabora Online and ONLYOFFICE read, set by an ``InfoDecorator``, arrive over
+/// HTTP under their wire names.
 @Suite struct ClientDialectPropertiesTests {
-    struct DialectPolicy: AccessPolicy {
+    struct DialectPolicy: AccessPolicy, InfoDecorator {
         func access(of user: WOPIUser, to item: StorageItem) async throws -> ItemAccess {
             item.ownerID == user.id ? .owner : .none
         }
 
-        func describe(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess) async throws
-        {
+        func decorate(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess) {
             info.enableOwnerTermination = access.isOwner
             info.hidePrintOption = true
             info.hideSaveOption = true
@@ -31,7 +30,7 @@ import WOPITestSupport
     }
 
     @Test func policySetsEveryDialectProperty() async throws {
-        try await TestHost.run(policy: DialectPolicy()) { wopi in
+        try await TestHost.run(policy: DialectPolicy(), decorators: [DialectPolicy()]) { wopi in
             let file = try await wopi.seedFile("a.docx")
             let json = try await wopi.get(wopi.fileURL(file.id)).json()
             for key in [

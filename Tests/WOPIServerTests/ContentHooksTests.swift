@@ -8,7 +8,7 @@ import WOPIStorage
 import WOPITestSupport
 
 /// A provider's policy that sees every change, refuses some, and otherwise follows the owner-plus-shares rules.
-final class ReviewingPolicy: AccessPolicy {
+final class ReviewingPolicy: AccessPolicy, ChangeGuard {
     let base: SharingAccessPolicy
     let seen = Mutex<[String]>([])
     let putFiles = Mutex<[PutFileDetails]>([])
@@ -44,7 +44,7 @@ struct ContentHooksTests {
     func hooksSeeAndVeto() async throws {
         let fixture = SharingFixture()
         let policy = ReviewingPolicy(base: fixture.policy)
-        try await TestHost.run(storage: fixture.storage, policy: policy) { wopi in
+        try await TestHost.run(storage: fixture.storage, policy: policy, changeGuards: [policy]) { wopi in
             let (projects, plan, _) = try await fixture.seed()
             let bob = wopi.token(.file(plan.id), user: "bob")
             let locked = try await wopi.post(
@@ -132,7 +132,7 @@ struct ContentHooksTests {
             #expect(hidden.status == 404, "Carol cannot see Plan.docx")
         }
         let vetoing = ReviewingPolicy(base: fixture.policy)
-        try await TestHost.run(storage: fixture.storage, policy: vetoing) { wopi in
+        try await TestHost.run(storage: fixture.storage, policy: vetoing, changeGuards: [vetoing]) { wopi in
             let root = try await fixture.storage.rootContainer(forUser: "ana")
             let file = try await fixture.storage.createFile(
                 named: "Forbidden.docx", in: root.id, content: .empty, overwrite: false)
@@ -152,7 +152,7 @@ struct ContentHooksTests {
     func collaboraTimestamp() async throws {
         let fixture = SharingFixture()
         let policy = ReviewingPolicy(base: fixture.policy)
-        try await TestHost.run(storage: fixture.storage, policy: policy) { wopi in
+        try await TestHost.run(storage: fixture.storage, policy: policy, changeGuards: [policy]) { wopi in
             let (_, plan, _) = try await fixture.seed()
             let info = try decode(CheckFileInfo.self, try await wopi.get(wopi.fileURL(plan.id)))
             let stamp = try #require(info.lastModifiedTime)

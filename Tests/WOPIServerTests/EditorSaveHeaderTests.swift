@@ -11,7 +11,7 @@ import WOPIStorage
 /// (ONLYOFFICE, Collabora in legacy mode) mean exactly the same, each header on its own.
 @Suite struct EditorSaveHeaderTests {
     /// Remembers what each PutFile said.
-    final class Recorder: AccessPolicy {
+    final class Recorder: AccessPolicy, ChangeGuard {
         let saves = Mutex<[PutFileDetails]>([])
         func access(of user: WOPIUser, to item: StorageItem) async throws -> ItemAccess {
             item.ownerID == user.id ? .owner : .none
@@ -28,7 +28,7 @@ import WOPIStorage
         "IsModifiedByUser, IsAutosave and IsExitSave reach the policy, each alone, true and false", arguments: prefixes)
     func flags(_ prefix: String) async throws {
         let recorder = Recorder()
-        let host = TestHost(policy: recorder)
+        let host = TestHost(policy: recorder, changeGuards: [recorder])
         let file = try await host.seedFile("a.docx", "v1")
         #expect(await host.send(.post, file.id, "", ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L"]).status == .ok)
         let read: [(String, KeyPath<PutFileDetails, Bool?>)] = [
@@ -77,7 +77,7 @@ import WOPIStorage
     @Test("both prefixes at once: the X-COOL-WOPI- value wins")
     func coolWins() async throws {
         let recorder = Recorder()
-        let host = TestHost(policy: recorder)
+        let host = TestHost(policy: recorder, changeGuards: [recorder])
         let file = try await host.seedFile("a.docx", "v1")
         #expect(await host.send(.post, file.id, "", ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L"]).status == .ok)
         let saved = await host.send(
@@ -94,7 +94,7 @@ import WOPIStorage
     @Test("no Collabora header: no JSON answer, no flags")
     func otherClients() async throws {
         let recorder = Recorder()
-        let host = TestHost(policy: recorder)
+        let host = TestHost(policy: recorder, changeGuards: [recorder])
         let file = try await host.seedFile("a.docx", "v1")
         #expect(await host.send(.post, file.id, "", ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L"]).status == .ok)
         let saved = await host.send(

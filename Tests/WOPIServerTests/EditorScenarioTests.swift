@@ -17,7 +17,7 @@ import WOPITestSupport
 /// after each step.
 @Suite struct EditorScenarioTests {
     /// Ana's files are shared with Bob for editing; every save is recorded with its user and details.
-    final class CoEditing: AccessPolicy {
+    final class CoEditing: AccessPolicy, ChangeGuard {
         let saves = Mutex<[(user: String, details: PutFileDetails)]>([])
         func access(of user: WOPIUser, to item: StorageItem) async throws -> ItemAccess {
             item.ownerID == user.id ? .owner : user.id == "bob" ? .edit : .none
@@ -81,7 +81,7 @@ import WOPITestSupport
         configuration.templates = InMemoryTemplateStore([(letter, Array("LETTERHEAD".utf8))])
         let policy = CoEditing()
         try await TestHost.run(
-            configuration: configuration, policy: policy, clock: clock, overSocket: true
+            configuration: configuration, policy: policy, changeGuards: [policy], clock: clock, overSocket: true
         ) { wopi in
             let root = try await wopi.host.storage.rootContainer(forUser: "ana")
             let ana = try #require(try await wopi.host.users.user("ana"))

@@ -65,6 +65,9 @@ public struct HostPages: HTTPEndpoints {
             return html(.badGateway, renderer.message(title: "Cannot open", error.message))
         } catch let error as StorageError where error.code == .notFound || error.code == .notAFile {
             return notFound
+        } catch let veto as ContentVeto {
+            logger.info("Host page: a change guard refused", metadata: ["path": "\(request.path)", "veto": "\(veto)"])
+            return html(veto.status, renderer.message(title: "Not allowed", veto.message))
         } catch {
             logger.error("Host page failed", metadata: ["path": "\(request.path)", "error": "\(error)"])
             return html(.internalServerError, renderer.message(title: "Error", "The host failed."))
@@ -162,28 +165,19 @@ public struct HostPages: HTTPEndpoints {
     // MARK: - Files
 
     private func files(_ request: WOPIRequest, user: WOPIUser, pages: HostPageURLs) async throws -> WOPIResponse {
-        let root = try await host.storage.rootContainer(forUser: user.id)
-        var container = root
-        var access = ItemAccess.edit
+        var shown: ItemID?
         if let raw = request.query["container"] {
-            guard let id = ItemID(rawValue: raw), case .container(let found) = try await host.storage.item(id) else {
-                return notFound
-            }
-            access = try await host.policy.access(of: user, to: .container(found))
-            guard access.permission > .none else { return notFound }
-            container = found
+            guard let id = ItemID(rawValue: raw) else { return notFound }
+            shown = id
         }
+        let view = try await host.containerView(shown, for: user)
+        let (container, access) = (view.container, view.access)
         let client = try? await discovery?.discovery()
-        let children = try await host.storage.children(of: container.id)
-        let accesses = try await host.policy.access(of: user, to: children)
-        var listed = zip(children, accesses).filter { $0.1.permission > .none }.map { ($0.0, $0.0.name) }
-        if container.id == root.id {
-            // What others share with the user, as Office's "Shared with me" folder lists it.
-            listed += try await host.policy.sharedItems(with: user).map { ($0, "\(SharedWithMe.name)/\($0.name)") }
-        }
         var rows: [FileListPage.Row] = []
-        for (item, name) in listed {
-            switch item {
+        for entry in view.entries {
+            // What others share with the user is listed in the root, as Office's "Shared with me" folder lists it.
+            let name = entry.isShared ? "\(SharedWithMe.name)/\(entry.item.name)" : entry.item.name
+            switch entry.item {
             case .container(let child):
                 rows.append(.init(name: name + "/", links: [.init(title: "Open", url: pages.files(in: child.id))]))
             case .file(let file):
@@ -200,10 +194,9 @@ public struct HostPages: HTTPEndpoints {
                 rows.append(.init(name: name, links: links))
             }
         }
-        let parent =
-            container.id == root.id ? nil : pages.files(in: container.parentID == root.id ? nil : container.parentID)
+        let parent = view.isRoot ? nil : pages.files(in: container.parentID == view.rootID ? nil : container.parentID)
         var page = FileListPage(
-            userName: user.displayName, containerName: container.id == root.id ? "My files" : container.name,
+            userName: user.displayName, containerName: view.isRoot ? "My files" : container.name,
             parentURL: parent, rows: rows, newDocumentContainer: access.canCreateChildren ? container.id.rawValue : nil)
         if access.canCreateChildren, let client { page.templates = try await offeredTemplates(client) }
         return html(.ok, renderer.files(page))
@@ -222,42 +215,29 @@ public struct HostPages: HTTPEndpoints {
     }
 
     /// `/new`: an empty document of `type`, opened with `editnew`, or one made from `template`, opened with `edit`
-    /// (the editor loads the template from CheckFileInfo's `TemplateSource`).
+    /// (the editor loads the template from CheckFileInfo's `TemplateSource`). Both go through the host's door
+    /// (``WOPIHost/createDocument(extension:in:for:)``), so the policy and every change guard decide.
     private func newDocument(_ request: WOPIRequest, user: WOPIUser, pages: HostPageURLs) async throws -> WOPIResponse {
         let form = try await request.form(limit: 16 * 1024) ?? WOPIQuery()
         let cannotCreate = html(.badRequest, renderer.message(title: "Cannot create", "Cannot create a document here."))
-        guard let id = form["container"].flatMap(ItemID.init(rawValue:)),
-            case .container(let container) = try await host.storage.item(id),
-            try await host.policy.access(of: user, to: .container(container)).canCreateChildren
-        else { return cannotCreate }
-        if let templateID = form["template"] {
-            guard
-                let template = try await host.configuration.templates?.templates().first(where: { $0.id == templateID })
-            else { return cannotCreate }
-            let name = try await freeName(extension: template.documentExtension, in: container.id)
-            let file = try await host.createDocument(fromTemplate: templateID, named: name, in: container.id, for: user)
-            logger.info(
-                "Host page: new document from a template",
-                metadata: ["file": "\(file.id)", "user": "\(user.id)", "template": "\(templateID)"])
-            return Self.redirect(pages.open(file.id, action: "edit"))
+        guard let container = form["container"].flatMap(ItemID.init(rawValue:)) else { return cannotCreate }
+        do {
+            if let templateID = form["template"] {
+                let file = try await host.createDocument(fromTemplate: templateID, in: container, for: user)
+                logger.info(
+                    "Host page: new document from a template",
+                    metadata: ["file": "\(file.id)", "user": "\(user.id)", "template": "\(templateID)"])
+                return Self.redirect(pages.open(file.id, action: "edit"))
+            }
+            guard let type = form["type"], ["docx", "xlsx", "pptx"].contains(type) else { return cannotCreate }
+            let file = try await host.createDocument(extension: type, in: container, for: user)
+            logger.info("Host page: new document", metadata: ["file": "\(file.id)", "user": "\(user.id)"])
+            return Self.redirect(pages.open(file.id, action: "editnew"))
+        } catch let refusal as WOPIHTTPError where refusal.status == .unauthorized || refusal.status == .notFound {
+            return cannotCreate
+        } catch let error as StorageError where error.code == .notFound || error.code == .notAContainer {
+            return cannotCreate
         }
-        guard let type = form["type"], ["docx", "xlsx", "pptx"].contains(type) else { return cannotCreate }
-        let name = try await freeName(extension: type, in: container.id)
-        let file = try await host.storage.createFile(named: name, in: container.id, content: .empty, overwrite: false)
-        logger.info("Host page: new document", metadata: ["file": "\(file.id)", "user": "\(user.id)"])
-        return Self.redirect(pages.open(file.id, action: "editnew"))
-    }
-
-    /// `New document.EXT`, or `New document 2.EXT`, … : the first name not taken in `container`.
-    private func freeName(extension ext: String, in container: ItemID) async throws -> String {
-        let baseName = host.configuration.defaultNewFileBaseName
-        var name = "\(baseName).\(ext)"
-        var number = 2
-        while try await host.storage.child(named: name, in: container) != nil {
-            name = "\(baseName) \(number).\(ext)"
-            number += 1
-        }
-        return name
     }
 
     // MARK: - Open and download
@@ -271,9 +251,7 @@ public struct HostPages: HTTPEndpoints {
                     "This host has no WOPI client to open files with (it was started without discovery). Download "
                         + "the file instead: \(pages.download(id))"))
         }
-        let file = try await host.storage.file(id)
-        let access = try await host.policy.access(of: user, to: .file(file))
-        guard access.permission > .none else { return notFound }
+        guard case (.file(let file), let access) = try await host.item(id, visibleTo: user) else { return notFound }
         let edits = action != "view" && access.canWrite
         let names = !edits ? ["view"] : action == "editnew" ? ["editnew", "edit"] : ["edit"]
         var match: DiscoveryActionMatch?
@@ -321,17 +299,15 @@ public struct HostPages: HTTPEndpoints {
     private func close(_ id: ItemID, session: String?, user: WOPIUser, pages: HostPageURLs) async throws
         -> WOPIResponse
     {
-        let file = try await host.storage.file(id)
         // Without access the file does not exist for this user: no redirect names its folder.
-        guard try await host.policy.access(of: user, to: .file(file)).permission > .none else { return notFound }
+        guard case (.file(let file), _) = try await host.item(id, visibleTo: user) else { return notFound }
         if let session { try await host.editingSessionEnded(file: id, session: user.id + ":" + session) }
         return Self.redirect(pages.files(in: file.parentID))
     }
 
     private func download(_ id: ItemID, user: WOPIUser) async throws -> WOPIResponse {
-        let file = try await host.storage.file(id)
-        guard try await host.policy.access(of: user, to: .file(file)).permission > .none else { return notFound }
-        let content = try await host.storage.readFile(id)
+        let content = try await host.readFile(id, for: user)
+        let file = content.metadata
         var response = WOPIResponse(
             status: .ok, body: .stream(ByteStream(content.body, knownLength: content.metadata.size)))
         response.headers[.contentType] = "application/octet-stream"

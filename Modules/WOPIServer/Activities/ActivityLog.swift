@@ -6,7 +6,7 @@ public import WOPIStorage
 ///
 /// Open for third-party conformances. WOPIKit ships ``InMemoryActivityLog``, ``FileActivityLog`` and
 /// `SQLiteActivityLog` (SQLiteServerStores). A provider that turns mentions into notifications does so in
-/// ``AccessPolicy/willChange(_:by:)`` (the `.addActivities` change) and keeps storing them here.
+/// ``ChangeGuard/willChange(_:by:)`` (the `.addActivities` change) and keeps storing them here.
 public protocol ActivityLog: Sendable {
     /// Appends `activities` reported on `file` by `userID` at `date`.
     func append(_ activities: [FileActivity], on file: ItemID, by userID: String, at date: Date) async throws

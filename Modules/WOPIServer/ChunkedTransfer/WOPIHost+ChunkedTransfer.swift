@@ -19,7 +19,6 @@ extension WOPIHost {
         case .getChunkedFile:
             return try await getChunkedFile(id, streams: streams, request: request)
         case .putChunkedFile:
-            try context.require(context.access.canWrite, "changing the file")
             return try await putChunkedFile(
                 id, streams: streams, sessions: coauthoring.uploadSessions, request: request, context: context)
         case .getChunks:
@@ -29,10 +28,8 @@ extension WOPIHost {
             let record = try await currentContentRecord(of: id, version: file.version, in: streams)
             return Self.chunkedResponse(WOPIResponse(status: .ok), record: record, version: file.version)
         case .createUploadSession:
-            try context.require(context.access.canWrite, "uploading to the file")
             return try await createUploadSession(id, sessions: coauthoring.uploadSessions, context: context)
         case .updateUploadSession:
-            try context.require(context.access.canWrite, "uploading to the file")
             return try await updateUploadSession(
                 id, sessions: coauthoring.uploadSessions, request: request, context: context)
         }

@@ -87,7 +87,7 @@ extension WOPIHost {
         case .container(let container): id = container
         case .ecosystem: return resource
         }
-        guard let item = try? await storage.item(id), try await policy.access(of: user, to: item).permission > .none
+        guard let item = try? await storage.item(id), try await access(of: user, to: item).allows(.see)
         else { throw WOPIHTTPError.notFound("No file or container this user may see has that WOPISrc.") }
         return resource
     }

@@ -15,7 +15,6 @@ extension WOPIHost {
         _ operation: WOPIOperation.CoauthChange, file id: ItemID, request: WOPIRequest,
         context: RequestContext
     ) async throws -> WOPIResponse {
-        try context.require(context.access.canWrite, "co-authoring the file")
         let coauthRequest: CoauthLockRules.Request
         let lockID = request.header(WOPIHeader.coauthLockID)
         let timeout = request.header(WOPIHeader.coauthLockExpirationTimeout)

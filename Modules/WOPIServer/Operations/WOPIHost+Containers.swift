@@ -40,7 +40,7 @@ extension WOPIHost {
         if access.isOwner, configuration.shareLinks != nil {
             info.supportedShareUrlTypes = ShareURLType.allCases.map(\.rawValue)
         }
-        try await policy.describe(container: container, &info, user: context.user, access: access)
+        try await decorate(container: container, &info, user: context.user, access: access)
         return info
     }
 
@@ -48,7 +48,7 @@ extension WOPIHost {
     func containerPointer(_ container: ContainerMetadata, context: RequestContext) async throws
         -> ContainerPointerResponse
     {
-        let access = try await policy.access(of: context.user, to: .container(container))
+        let access = try await self.access(of: context.user, to: .container(container))
             .limited(to: context.token.permission)
         return ContainerPointerResponse(
             containerPointer: namedURL(container, context: context),
@@ -69,7 +69,7 @@ extension WOPIHost {
         -> WOPIResponse
     {
         let children = try await storage.children(of: id)
-        let accesses = try await policy.access(of: context.user, to: children)
+        let accesses = try await self.access(of: context.user, to: children)
         var visible: [StorageItem] = []
         visible.reserveCapacity(children.count)
         for (child, access) in zip(children, accesses) where access.permission > .none { visible.append(child) }

@@ -23,7 +23,7 @@ extension WOPIHost {
             throw WOPIHTTPError.unauthorized("The FileUrl's user no longer exists.")
         }
         let item = try await storage.item(id)
-        guard try await policy.access(of: user, to: item).permission > .none, case .file(let file) = item else {
+        guard try await access(of: user, to: item).allows(.see), case .file(let file) = item else {
             throw WOPIHTTPError.notFound("No item has this ID.")
         }
         return try await content(of: file, request: request)

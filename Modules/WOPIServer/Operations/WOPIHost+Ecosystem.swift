@@ -26,7 +26,7 @@ extension WOPIHost {
                 if let shared { shared } else { try? await storage.item(atPath: name, under: root.id) }
             if case .file(let file)? = found { candidate = file }
         }
-        guard let file = candidate, try await policy.access(of: user, to: .file(file)).permission > .none else {
+        guard let file = candidate, try await access(of: user, to: .file(file)).allows(.see) else {
             throw WOPIHTTPError.notFound("No file this user may see matches X-WOPI-HostNativeFileName.")
         }
         return file

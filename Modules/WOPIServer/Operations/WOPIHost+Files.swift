@@ -43,7 +43,7 @@ extension WOPIHost {
         info.sha256 = file.sha256?.base64EncodedString()
         info.fileURL = fileURL(for: file.id, context: context)
         info.templateSource = try await templateSource(for: file, context: context)
-        try await policy.describe(file: file, &info, user: context.user, access: context.access)
+        try await decorate(file: file, &info, user: context.user, access: context.access)
         await describeCoauthoring(&info, file: file, context: context)
         return info
     }
@@ -164,7 +164,7 @@ extension WOPIHost {
             path.append(namedURL(try await storage.rootContainer(forUser: context.user.id), context: context))
             path.append(sharedWithMeEntry(context: context))
         }
-        let accesses = try await policy.access(of: context.user, to: ancestors.map { .container($0) })
+        let accesses = try await self.access(of: context.user, to: ancestors.map { .container($0) })
         for (container, access) in zip(ancestors, accesses) where access.permission > .none {
             path.append(namedURL(container, context: context))
         }

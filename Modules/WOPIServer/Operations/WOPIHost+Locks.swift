@@ -114,14 +114,12 @@ extension WOPIHost {
     }
 
     /// Lock, UnlockAndRelock, RefreshLock and Unlock (Docs/wopi-protocol.md §5), decided by ``LockRules``; all but
-    /// RefreshLock answer the file's version. A view-only user gets 401, or 200 and no lock where
-    /// ``WOPIHostConfiguration/viewOnlyLocks`` acknowledges them (ONLYOFFICE).
+    /// RefreshLock answer the file's version. A view-only user never gets here: the door answers 401, or 200 and no
+    /// lock where ``WOPIHostConfiguration/viewOnlyLocks`` acknowledges them (ONLYOFFICE).
     func changeLock(
         _ change: LockRules.Request, file id: ItemID, request: WOPIRequest, context: RequestContext
     ) async throws -> WOPIResponse {
         var response = WOPIResponse(status: .ok)
-        if !context.access.canWrite, configuration.viewOnlyLocks == .acknowledge { return response }
-        try context.require(context.access.canWrite, "locking the file")
         try await applyLockRules(change, on: id, request: request, user: context.user)
         if case .refreshLock = change { return response }
         // A lock does not change the content: authorization's read of the file has its version.

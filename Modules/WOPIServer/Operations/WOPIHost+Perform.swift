@@ -4,9 +4,9 @@ import WOPIModels
 import WOPIStorage
 
 extension WOPIHost {
-    /// Performs an authorized operation: the one `switch` over ``WOPIOperation``. Each case checks what the
-    /// operation needs of ``RequestContext/access`` and calls the operation, which takes the item authorization
-    /// read (``RequestContext/item``) rather than reading it again.
+    /// Performs an authorized operation: the one `switch` over ``WOPIOperation``. The door already checked the
+    /// operation's ``WOPIOperation/requirement`` (``admit(_:context:)``); each case calls the operation, which takes
+    /// the item authorization read (``RequestContext/item``) rather than reading it again.
     func perform(_ operation: WOPIOperation, request: WOPIRequest, context: RequestContext) async throws
         -> WOPIResponse
     {
@@ -17,7 +17,6 @@ extension WOPIHost {
         case .getFile(let id):
             return try await getFile(id, request: request, context: context)
         case .putFile(let id):
-            try context.require(context.access.canWrite, "changing the file")
             return try await putFile(id, request: request, context: context)
         case .lock(let id):
             return try await changeLock(
@@ -34,13 +33,10 @@ extension WOPIHost {
         case .getLock(let id):
             return try await getLock(id)
         case .putRelativeFile(let id):
-            try context.require(context.access.canCreateChildren, "creating files next to this one")
             return try await putRelativeFile(id, request: request, context: context)
         case .renameFile(let id):
-            try context.require(context.access.canRename, "renaming the file")
             return try await renameFile(id, request: request, context: context)
         case .deleteFile(let id):
-            try context.require(context.access.canDelete, "deleting the file")
             return try await deleteFile(id, context: context)
         case .putUserInfo:
             return try await putUserInfo(request, context: context)
@@ -88,18 +84,14 @@ extension WOPIHost {
             let container = try context.container()
             return try .json(try await checkContainerInfo(container, access: context.access, context: context))
         case .createChildContainer(let id):
-            try context.require(context.access.canCreateChildren, "creating folders here")
             return try await createChildContainer(in: id, request: request, context: context)
         case .createChildFile(let id):
-            try context.require(context.access.canCreateChildren, "creating files here")
             return try await createChildFile(in: id, request: request, context: context)
         case .deleteContainer(let id):
-            try context.require(context.access.canDelete, "deleting the folder")
             try await check(.delete(.container(try context.container())), context: context)
             try await storage.delete(id)
             return WOPIResponse(status: .ok)
         case .renameContainer(let id):
-            try context.require(context.access.canRename, "renaming the folder")
             return try await renameContainer(id, request: request, context: context)
         case .getContainerShareURL:
             return try await shareURL(for: .container(try context.container()), request: request, context: context)
@@ -111,7 +103,7 @@ extension WOPIHost {
         // MARK: Ecosystem
         case .checkEcosystem:
             var info = CheckEcosystemResponse(supportsContainers: true)
-            try await policy.describe(ecosystem: &info, user: context.user)
+            try await decorate(ecosystem: &info, user: context.user)
             return try .json(info)
         case .getRootContainer:
             let root = try await storage.rootContainer(forUser: context.user.id)

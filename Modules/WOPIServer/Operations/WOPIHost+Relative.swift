@@ -48,8 +48,8 @@ extension WOPIHost {
     func newFileResponse(_ file: FileMetadata, context: RequestContext) async throws -> NewFileResponse {
         let name = configuration.fileNameRules.sanitized(file.name)
         var pages = CheckFileInfo(baseFileName: name, ownerID: file.ownerID, size: file.size, version: file.version)
-        let access = try await policy.access(of: context.user, to: .file(file))
-        try await policy.describe(file: file, &pages, user: context.user, access: access)
+        let access = try await self.access(of: context.user, to: .file(file))
+        try await decorate(file: file, &pages, user: context.user, access: access)
         return NewFileResponse(
             name: name, url: context.withToken(context.fileSrc(file.id), for: .file(file.id), signer: tokens),
             hostViewURL: pages.hostViewURL, hostEditURL: pages.hostEditURL)

@@ -1,15 +1,13 @@
-public import WOPIModels
 public import WOPIStorage
 
-/// Who may do what: the seam where a storage provider plugs in its own accounts, ACLs and sharing.
+/// Who may see and do what: the seam where a storage provider plugs in its own accounts, ACLs and sharing.
 ///
-/// Open for third-party conformances. ``WOPIHost`` asks ``access(of:to:)`` on every request for the item the
-/// token names (and for each child it lists), answers 404 for ``Permission/none``, refuses writes below
-/// ``Permission/edit`` with 401 (the access token does not allow them), and lets ``describe(file:_:user:access:)``
-/// and its siblings adjust the CheckFileInfo, CheckContainerInfo and CheckEcosystem of each user and item.
-/// The host has already filled every property from `access`; a policy changes what it wants (branding, URLs,
-/// `HidePrintOption`, …). ``sharedItems(with:)`` fills each user's "Shared with me" container, and
-/// ``willChange(_:by:)`` sees, and may veto, every change before the host makes it.
+/// Open for third-party conformances. A policy answers one question, for every request: what may this user do
+/// with this item. The host asks it through one door (``WOPIHost/authorize(_:on:by:)`` and
+/// ``WOPIHost/authorize(_:by:access:)``), answers 404 for ``Permission/none`` and refuses what
+/// ``ItemAccess`` does not allow with 401. What a host adds to CheckFileInfo is an ``InfoDecorator``'s job, and a
+/// veto on changes (a quota, a file-type rule) a ``ChangeGuard``'s: each is registered beside the policy, not
+/// wrapped around it.
 ///
 /// The default is ``SharingAccessPolicy``: the owner, plus explicit ``Share``s.
 ///
@@ -35,25 +33,16 @@ public protocol AccessPolicy: Sendable {
     /// ``access(of:to:)`` for each; a policy that reads its grants from a store answers all at once.
     func access(of user: WOPIUser, to items: [StorageItem]) async throws -> [ItemAccess]
 
-    /// Adjusts the CheckFileInfo the host built for `user` and `file`.
-    func describe(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess) async throws
-
-    /// Adjusts the CheckContainerInfo the host built for `user` and `container`.
-    func describe(
-        container: ContainerMetadata, _ info: inout CheckContainerInfo, user: WOPIUser, access: ItemAccess
-    ) async throws
-
-    /// Adjusts the CheckEcosystem the host built for `user` (for example `SupportsContainers: false` for users who
-    /// may not browse).
-    func describe(ecosystem info: inout CheckEcosystemResponse, user: WOPIUser) async throws
+    /// What `user` may do with `item`, given the widest permission the user's shares in the host's ``ShareStore``
+    /// give on the item and on each container above it, read with the item by the host's ``AuthorizationReader``
+    /// (``AuthorizationRead/sharesOnPath``), so the host needs no read of its own. `nil` (the default) when this
+    /// policy decides from something else; the host then asks ``access(of:to:)``.
+    func access(of user: WOPIUser, to item: StorageItem, sharesOnPath: [ItemID: Permission]) async throws
+        -> ItemAccess?
 
     /// The items of other users shared with `user`: the host lists them in a "Shared with me" container in the
     /// user's root, and hides that container while there are none.
     func sharedItems(with user: WOPIUser) async throws -> [StorageItem]
-
-    /// Sees a change `user` is about to make, after the host checked the permission and the lock, before it changes
-    /// anything. Throw ``ContentVeto`` to refuse it with a clear error.
-    func willChange(_ change: ContentChange, by user: WOPIUser) async throws
 }
 
 extension AccessPolicy {
@@ -65,22 +54,11 @@ extension AccessPolicy {
         return result
     }
 
-    /// Leaves CheckFileInfo as the host built it.
-    public func describe(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess)
-        async throws
-    {}
-
-    /// Leaves CheckContainerInfo as the host built it.
-    public func describe(
-        container: ContainerMetadata, _ info: inout CheckContainerInfo, user: WOPIUser, access: ItemAccess
-    ) async throws {}
-
-    /// Leaves CheckEcosystem as the host built it.
-    public func describe(ecosystem info: inout CheckEcosystemResponse, user: WOPIUser) async throws {}
+    /// `nil`: this policy does not decide from the shares alone.
+    public func access(of user: WOPIUser, to item: StorageItem, sharesOnPath: [ItemID: Permission]) async throws
+        -> ItemAccess?
+    { nil }
 
     /// Nothing is shared with anyone.
     public func sharedItems(with user: WOPIUser) async throws -> [StorageItem] { [] }
-
-    /// Allows every change the permission allows.
-    public func willChange(_ change: ContentChange, by user: WOPIUser) async throws {}
 }

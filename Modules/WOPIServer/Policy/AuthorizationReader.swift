@@ -10,8 +10,8 @@ public import WOPIStorage
 /// host trusts its answer as it would trust the reads it replaces. `WOPIDeployment` sets
 /// `PostgresAuthorizationReader` for a deployment on PostgreSQL with the default policy.
 ///
-/// The shares serve a policy that decides from them (``ShareDecidedAccessPolicy``, such as
-/// ``SharingAccessPolicy``); any other policy is asked `access(of:to:)` for the one item, as usual.
+/// The shares serve a policy that decides from them (``AccessPolicy/access(of:to:sharesOnPath:)``, as
+/// ``SharingAccessPolicy`` does); any other policy is asked `access(of:to:)` for the one item, as usual.
 public protocol AuthorizationReader: Sendable {
     /// The user `userID`, the item `item`, and what the user's shares give on the item and above it, read together.
     func read(user userID: String, item: ItemID) async throws -> AuthorizationRead
@@ -34,14 +34,4 @@ public struct AuthorizationRead: Sendable {
         self.item = item
         self.sharesOnPath = sharesOnPath
     }
-}
-
-/// An ``AccessPolicy`` that can decide from the shares an ``AuthorizationReader`` read with the item, so the host
-/// needs no read of its own to authorize a request.
-public protocol ShareDecidedAccessPolicy: AccessPolicy {
-    /// What `user` may do with `item`, given the widest permission the user's shares give on the item and on each
-    /// container above it (``AuthorizationRead/sharesOnPath``); `nil` when this policy needs more than that (the
-    /// host then asks `access(of:to:)` for the one item).
-    func access(of user: WOPIUser, to item: StorageItem, sharesOnPath: [ItemID: Permission]) async throws
-        -> ItemAccess?
 }

@@ -1,7 +1,8 @@
 public import WOPIModels
 public import WOPIStorage
 
-/// A change a user is about to make, shown to ``AccessPolicy/willChange(_:by:)`` before the host makes it.
+/// A change a user is about to make: what ``WOPIHost/authorize(_:by:access:)`` checks against the user's access and
+/// shows each ``ChangeGuard`` before the host makes it.
 public enum ContentChange: Sendable {
     /// PutFile: new content for `file`, with what the WOPI client said about the save.
     case putFile(FileMetadata, PutFileDetails)
@@ -15,6 +16,28 @@ public enum ContentChange: Sendable {
     case create(name: String, in: ContainerMetadata, isContainer: Bool)
     /// AddActivities: comments and mentions on `file`, already parsed.
     case addActivities(FileMetadata, [FileActivity])
+
+    /// The item whose access decides the change: the file, the item renamed or deleted, the container created in.
+    public var subject: StorageItem {
+        switch self {
+        case .putFile(let file, _), .addActivities(let file, _): .file(file)
+        case .putRelativeFile(let source, _, _): .file(source)
+        case .rename(let item, _), .delete(let item): item
+        case .create(_, let container, _): .container(container)
+        }
+    }
+
+    /// What the change needs of the user's access to ``subject``. Comments and mentions need only sight: a viewer
+    /// may comment.
+    public var action: ItemAction {
+        switch self {
+        case .putFile: .write
+        case .putRelativeFile, .create: .createChildren
+        case .rename: .rename
+        case .delete: .delete
+        case .addActivities: .see
+        }
+    }
 }
 
 /// What a WOPI client says about a PutFile, from its request headers.

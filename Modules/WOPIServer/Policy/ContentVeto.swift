@@ -1,7 +1,7 @@
 public import HTTPTypes
 public import WOPIHTTPEdge
 
-/// Thrown by ``AccessPolicy/willChange(_:by:)`` to refuse a change: the host answers `status` with `message` in
+/// Thrown by ``ChangeGuard/willChange(_:by:)`` to refuse a change: the host answers `status` with `message` in
 /// `X-WOPI-ServerError`, and changes nothing.
 ///
 /// ```swift

@@ -14,7 +14,7 @@ public import WOPIStorage
 /// let host = WOPIHost(storage: storage, locks: locks, users: users, tokens: signer,
 ///                     policy: SharingAccessPolicy(storage: storage, shares: shares))
 /// ```
-public struct SharingAccessPolicy: ShareDecidedAccessPolicy {
+public struct SharingAccessPolicy: AccessPolicy {
     /// Where the items live (to walk from an item up to a shared container).
     public let storage: any StorageBackend
     /// Where the shares live.

@@ -15,7 +15,6 @@ extension WOPIHost {
         guard let raw = request.header(WOPIHeader.urlType), let type = ShareURLType(rawValue: raw) else {
             throw WOPIHTTPError.notImplemented("X-WOPI-UrlType must be ReadOnly or ReadWrite.")
         }
-        try context.require(context.access.isOwner && context.access.canWrite, "sharing (only the owner shares)")
         let url = try await links.url(
             for: item, type: type, grantor: context.user.id, publicURL: publicBase(for: request), now: now())
         return try .json(ShareURLResponse(shareURL: url))
@@ -41,7 +40,7 @@ extension WOPIHost {
             return nil
         }
         guard try await users.user(grant.grantor) != nil, item.ownerID == grant.grantor else { return nil }
-        let current = try await policy.access(of: user, to: item)
+        let current = try await self.access(of: user, to: item)
         let redeemed = AuditEvent(
             .shareLinkRedeemed, at: now(), userID: user.id, itemID: item.id.rawValue,
             details: ["permission": "\(grant.permission)", "grantor": grant.grantor, "granted": "false"])
@@ -59,6 +58,6 @@ extension WOPIHost {
         var granted = redeemed
         granted.details["granted"] = "true"
         await audit(granted)
-        return (item, try await policy.access(of: user, to: item))
+        return (item, try await self.access(of: user, to: item))
     }
 }

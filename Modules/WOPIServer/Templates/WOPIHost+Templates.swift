@@ -5,26 +5,28 @@ import WOPIModels
 public import WOPIStorage
 
 extension WOPIHost {
-    /// Creates an empty document named `name` (the template's document extension is added when missing) in
-    /// `container` for `user`, made from template `templateID` of ``WOPIHostConfiguration/templates``: its
-    /// CheckFileInfo names the template in `TemplateSource` until its first save.
+    /// Creates an empty document named `name` (the template's document extension is added when missing; `nil`
+    /// picks the first free `New document N` name) in `container` for `user`, made from template `templateID` of
+    /// ``WOPIHostConfiguration/templates``: its CheckFileInfo names the template in `TemplateSource` until its first
+    /// save. It goes through the door as ``createFile(named:in:content:for:)`` does.
     ///
-    /// - Throws: `404` for an unknown template or no template store, `401` when `user` may not create files in
-    ///   `container`, and what the storage throws (a name conflict: `409`).
+    /// - Throws: `404` for an unknown template or no template store, or a container the user may not see; `401`
+    ///   when `user` may not create files in `container`; a ``ChangeGuard``'s ``ContentVeto``; and what the storage
+    ///   throws (a name conflict: `409`).
     public func createDocument(
-        fromTemplate templateID: String, named name: String, in container: ItemID, for user: WOPIUser
+        fromTemplate templateID: String, named name: String? = nil, in container: ItemID, for user: WOPIUser
     ) async throws -> FileMetadata {
         guard let store = configuration.templates,
             let template = try await store.templates().first(where: { $0.id == templateID })
         else { throw WOPIHTTPError.notFound("No template has this ID.") }
-        let parent = try await storage.container(container)
-        guard try await policy.access(of: user, to: .container(parent)).canCreateChildren else {
-            throw WOPIHTTPError.unauthorized("The user may not create files in this folder.")
-        }
         let ext = "." + template.documentExtension
-        let fileName = name.lowercased().hasSuffix(ext.lowercased()) ? name : name + ext
-        try await policy.willChange(.create(name: fileName, in: parent, isContainer: false), by: user)
-        let file = try await storage.createFile(named: fileName, in: container, content: .empty, overwrite: false)
+        let fileName: String
+        if let name {
+            fileName = name.lowercased().hasSuffix(ext.lowercased()) ? name : name + ext
+        } else {
+            fileName = try await freeDocumentName(extension: template.documentExtension, in: container)
+        }
+        let file = try await createFile(named: fileName, in: container, for: user)
         try await store.setTemplate(template.id, of: file.id)
         return file
     }

@@ -39,13 +39,15 @@ struct TestHost: HarnessHTTP {
     /// A host used through `handle(_:)`: no HTTP; its public URL defaults to `http://wopi.test`.
     init(
         storage: any StorageBackend = InMemoryStorage(), configuration: WOPIHostConfiguration = WOPIHostConfiguration(),
-        policy: any AccessPolicy = OwnerAccessPolicy(), locks: (any LockStore)? = nil, audit: (any AuditLog)? = nil,
+        policy: any AccessPolicy = OwnerAccessPolicy(), decorators: [any InfoDecorator] = [],
+        changeGuards: [any ChangeGuard] = [], locks: (any LockStore)? = nil, audit: (any AuditLog)? = nil,
         clock: TestClock = TestClock()
     ) {
         var configuration = configuration
         configuration.publicURL = configuration.publicURL ?? "http://wopi.test"
         let host = Self.host(
-            storage: storage, configuration: configuration, policy: policy, locks: locks, audit: audit, clock: clock)
+            storage: storage, configuration: configuration, policy: policy, decorators: decorators,
+            changeGuards: changeGuards, locks: locks, audit: audit, clock: clock)
         self.init(host: host, clock: clock, client: nil, baseURL: configuration.publicURL ?? "")
     }
 
@@ -60,11 +62,13 @@ struct TestHost: HarnessHTTP {
     /// server down.
     static func run<T: Sendable>(
         storage: any StorageBackend = InMemoryStorage(), configuration: WOPIHostConfiguration = WOPIHostConfiguration(),
-        policy: any AccessPolicy = OwnerAccessPolicy(), locks: (any LockStore)? = nil, clock: TestClock = TestClock(),
+        policy: any AccessPolicy = OwnerAccessPolicy(), decorators: [any InfoDecorator] = [],
+        changeGuards: [any ChangeGuard] = [], locks: (any LockStore)? = nil, clock: TestClock = TestClock(),
         overSocket: Bool = false, _ body: @Sendable (TestHost) async throws -> T
     ) async throws -> T {
         let host = host(
-            storage: storage, configuration: configuration, policy: policy, locks: locks, audit: nil, clock: clock)
+            storage: storage, configuration: configuration, policy: policy, decorators: decorators,
+            changeGuards: changeGuards, locks: locks, audit: nil, clock: clock)
         guard overSocket else {
             return try await WOPITestClient.run(host: host) { client in
                 try await body(TestHost(host: host, clock: clock, client: client, baseURL: WOPITestClient.origin))
@@ -85,7 +89,8 @@ struct TestHost: HarnessHTTP {
 
     private static func host(
         storage: any StorageBackend, configuration: WOPIHostConfiguration, policy: any AccessPolicy,
-        locks: (any LockStore)?, audit: (any AuditLog)?, clock: TestClock
+        decorators: [any InfoDecorator], changeGuards: [any ChangeGuard], locks: (any LockStore)?,
+        audit: (any AuditLog)?, clock: TestClock
     ) -> WOPIHost {
         let users = InMemoryUserDirectory([
             WOPIUser(id: "ana", signInName: "ana@example.com", displayName: "Ana", passwordHash: nil),
@@ -96,7 +101,8 @@ struct TestHost: HarnessHTTP {
         return WOPIHost(
             storage: storage, locks: locks ?? InMemoryLockStore(now: clock.dateSource), users: users,
             tokens: AccessTokenSigner(key: SymmetricKey(size: .bits256)), configuration: configuration,
-            policy: policy, audit: audit, logger: logger, now: clock.dateSource)
+            policy: policy, decorators: decorators, changeGuards: changeGuards, audit: audit, logger: logger,
+            now: clock.dateSource)
     }
 
     /// A token for `resource` acting for `user` (default Ana), valid for `lifetime` of the host's clock.

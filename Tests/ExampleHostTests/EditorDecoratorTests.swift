@@ -2,9 +2,9 @@ import Foundation
 import Testing
 import WOPITestSupport
 
-/// The example host's policy (`Examples/wopi-host/EditorPolicy.swift`) fills the CheckFileInfo properties that
+/// The example host's decorator (`Examples/wopi-host/EditorDecorator.swift`) fills the CheckFileInfo properties that
 /// Collabora Online and ONLYOFFICE read, per user and item, on the real `wopi-host serve`.
-@Suite struct EditorPolicyTests {
+@Suite struct EditorDecoratorTests {
     @Test("the owner, an admin: co-editing properties; a view-only grantee: a secure view with a watermark")
     func propertiesPerUserAndItem() async throws {
         let directory = try TemporaryDirectory()

@@ -4,9 +4,9 @@ import WOPIModels
 import WOPIServer
 import WOPIStorage
 
-/// The example host's policy: `inner` decides who may do what (the owner, plus shares), and CheckFileInfo gets the
-/// properties Collabora Online and ONLYOFFICE read, per user and item (Docs/office-for-the-web.md has the table of
-/// what each editor does with them). Office for the web ignores what it does not know.
+/// What the example host adds to CheckFileInfo: the properties Collabora Online and ONLYOFFICE read, per user and
+/// item (Docs/office-for-the-web.md has the table of what each editor does with them). Office for the web ignores
+/// what it does not know.
 ///
 /// - Everyone: `UserExtraInfo` (`mail`, and an `avatar` drawn from the initials, so co-editors tell each other
 ///   apart), `IsAdminUser` (the users of `--admin`), `IsUserLocked: false`, ONLYOFFICE's `SupportsReviewing`, and
@@ -15,48 +15,16 @@ import WOPIStorage
 ///   posts `UI_Share` to the host page).
 /// - A user who may only view someone else's file gets a "secure view": a watermark with their name, no print, no
 ///   export or download, copy only within the document (`DisableCopy`, `CopyPasteRestrictions`).
-struct EditorPolicy: AccessPolicy {
-    /// Who may do what.
-    let inner: any AccessPolicy
+struct EditorDecorator: InfoDecorator {
     /// The IDs or sign-in names of the users who administer the host.
     let admins: Set<String>
     /// The avatars drawn so far: every CheckFileInfo needs its user's, and drawing one costs more than the rest of
-    /// this policy together.
+    /// this decorator together.
     private let avatars = Avatars()
 
-    init(inner: any AccessPolicy, admins: Set<String>) {
-        self.inner = inner
-        self.admins = admins
-    }
+    init(admins: Set<String>) { self.admins = admins }
 
-    func access(of user: WOPIUser, to item: StorageItem) async throws -> ItemAccess {
-        try await inner.access(of: user, to: item)
-    }
-
-    func access(of user: WOPIUser, to items: [StorageItem]) async throws -> [ItemAccess] {
-        try await inner.access(of: user, to: items)
-    }
-
-    func sharedItems(with user: WOPIUser) async throws -> [StorageItem] {
-        try await inner.sharedItems(with: user)
-    }
-
-    func willChange(_ change: ContentChange, by user: WOPIUser) async throws {
-        try await inner.willChange(change, by: user)
-    }
-
-    func describe(
-        container: ContainerMetadata, _ info: inout CheckContainerInfo, user: WOPIUser, access: ItemAccess
-    ) async throws {
-        try await inner.describe(container: container, &info, user: user, access: access)
-    }
-
-    func describe(ecosystem info: inout CheckEcosystemResponse, user: WOPIUser) async throws {
-        try await inner.describe(ecosystem: &info, user: user)
-    }
-
-    func describe(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess) async throws {
-        try await inner.describe(file: file, &info, user: user, access: access)
+    func decorate(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess) {
         var extra = ["avatar": avatars.avatar(for: user.displayName)]
         if user.signInName.contains("@" as Character) { extra["mail"] = user.signInName }
         info.userExtraInfo = extra
@@ -97,7 +65,7 @@ struct EditorPolicy: AccessPolicy {
 
         func avatar(for name: String) -> String {
             if let avatar = drawn.withLock({ $0[name] }) { return avatar }
-            let avatar = EditorPolicy.avatar(for: name)
+            let avatar = EditorDecorator.avatar(for: name)
             drawn.withLock { drawn in
                 if drawn.count >= 4_096 { drawn.removeAll(keepingCapacity: true) }
                 drawn[name] = avatar
