@@ -43,6 +43,8 @@ import urllib.parse
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "Docs", "benchmarks.md")
 MARKER = "<!-- bench.py inserts each run below this line, newest first -->"
+HISTORY = os.path.join(ROOT, "Docs", "benchmark-history.md")
+HISTORY_MARKER = "<!-- bench.py moves older runs below this line, newest first -->"
 CONNECTIONS = 16
 LOCK_FILES = CONNECTIONS
 PG_BIN = "/usr/lib/postgresql/15/bin"
@@ -932,10 +934,26 @@ def report(options, scenarios, results, get_size, get_rows, sizes, transfers, tr
         if MARKER not in doc:
             raise BenchFailure(f"{DOC} lacks the line {MARKER}")
         with open(DOC, "w") as f:
-            f.write(doc.replace(MARKER, MARKER + "\n\n" + report, 1))
+            f.write(keep_newest_runs(doc.replace(MARKER, MARKER + "\n\n" + report, 1)))
         print(f"prepended to {DOC}")
     if transfer_problem:
         raise BenchFailure(f"wopikit-bench: {transfer_problem}")
+
+
+def keep_newest_runs(doc, keep=3):
+    """`doc` with its newest `keep` runs; the older ones go to the top of HISTORY's earlier runs, newest first."""
+    head, _, runs = doc.partition(MARKER)
+    starts = [m.start() for m in re.finditer(r"^### ", runs, re.MULTILINE)]
+    if len(starts) <= keep:
+        return doc
+    older = runs[starts[keep]:].strip()
+    with open(HISTORY) as f:
+        history = f.read()
+    if HISTORY_MARKER not in history:
+        raise BenchFailure(f"{HISTORY} lacks the line {HISTORY_MARKER}")
+    with open(HISTORY, "w") as f:
+        f.write(history.replace(HISTORY_MARKER, HISTORY_MARKER + "\n\n" + older + "\n", 1))
+    return head + MARKER + runs[:starts[keep]].rstrip() + "\n"
 
 
 # Issue 25: real Office documents through incremental transfer (`office_*` functions, kept apart from the other
