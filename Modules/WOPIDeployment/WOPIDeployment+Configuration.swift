@@ -34,8 +34,6 @@ extension WOPIDeployment {
         /// The WOPI client's discovery (Office for the web, Collabora Online, ONLYOFFICE): turns on proof-key checks
         /// and the pages that open files in the client; `nil` for Office for iOS and Android only.
         public var discovery: DiscoverySource?
-        /// Development only: accept WOPI requests without valid proof keys although discovery is set.
-        public var proofKeyCheckDisabled = false
         /// How the host pages look; `nil` serves no pages (and no sign-in other than OAuth's).
         public var pages: (any HostPageRenderer)?
         /// The UI language and other placeholders of the WOPI client's action URLs.

@@ -79,11 +79,11 @@ public final class WOPIDeployment: Sendable {
         baseURL = PublicBaseURL(configuration.publicURL)
         let metricsFactory = configuration.metrics?.factory ?? MetricsSystem.factory
         self.metricsFactory = metricsFactory
-        let scheme = configuration.tls == nil ? "http" : "https"
-
+        // What the deployment fills in only where the provider left it unset: the public URL, the metrics, the
+        // share links, the templates, the FileUrls, the reader; TLS makes both schemes `https`.
         var oauthConfiguration = configuration.oauth
         oauthConfiguration.issuer = oauthConfiguration.issuer ?? configuration.publicURL
-        oauthConfiguration.scheme = scheme
+        if configuration.tls != nil { oauthConfiguration.scheme = "https" }
         oauthConfiguration.metricsFactory = oauthConfiguration.metricsFactory ?? metricsFactory
         // Every process of the deployment accepts the sign-in forms the others showed.
         oauthConfiguration.formKey = try await stores.keys.key(named: "oauth-form")
@@ -100,21 +100,25 @@ public final class WOPIDeployment: Sendable {
             timeout: configuration.readinessTimeout, clock: ContinuousClock(), logger: logger)
         var hostConfiguration = configuration.host
         hostConfiguration.publicURL = hostConfiguration.publicURL ?? configuration.publicURL
-        hostConfiguration.scheme = scheme
+        if configuration.tls != nil { hostConfiguration.scheme = "https" }
         hostConfiguration.metricsFactory = hostConfiguration.metricsFactory ?? metricsFactory
         let tokenKey = try await stores.keys.key(named: "token")
-        hostConfiguration.shareLinks = try await stores.shareLinks()
+        if hostConfiguration.shareLinks == nil { hostConfiguration.shareLinks = try await stores.shareLinks() }
         hostConfiguration.templates = hostConfiguration.templates ?? stores.templates
         if hostConfiguration.fileURLs == nil, let lifetime = configuration.fileURLLifetime {
             hostConfiguration.fileURLs = FileURLs(tokenKey: tokenKey, lifetime: lifetime)
         }
-        if let discovery {
-            hostConfiguration.proofKeySource = discovery
-            hostConfiguration.proofKeyCheckDisabled = configuration.proofKeyCheckDisabled
+        if let discovery { hostConfiguration.proofKeySource = hostConfiguration.proofKeySource ?? discovery }
+        if let coauthoring = try Self.coauthoring(configuration.coauthoring, discovery: discovery) {
+            guard hostConfiguration.coauthoring == nil else {
+                throw WOPIDeploymentError(
+                    "Co-authoring is set twice: set Configuration.coauthoring (the deployment's stores keep its state) "
+                        + "or host.coauthoring, not both.")
+            }
+            hostConfiguration.coauthoring = coauthoring
+            hostConfiguration.coauthoring?.contentStreams = stores.contentStreams
+            hostConfiguration.coauthoring?.uploadSessions = stores.uploadSessions
         }
-        hostConfiguration.coauthoring = try Self.coauthoring(configuration.coauthoring, discovery: discovery)
-        hostConfiguration.coauthoring?.contentStreams = stores.contentStreams
-        hostConfiguration.coauthoring?.uploadSessions = stores.uploadSessions
         // The reader reads the stores' own users, items and shares: a policy that decides from shares decides from
         // those (AccessPolicy.access(of:to:sharesOnPath:)); any other still saves the reads of the user and item.
         hostConfiguration.authorizationReader = hostConfiguration.authorizationReader ?? stores.authorizationReader

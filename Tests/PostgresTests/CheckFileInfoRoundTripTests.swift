@@ -144,9 +144,10 @@ struct CheckFileInfoRoundTripTests {
                 Share(itemID: item, granteeID: grantee, permission: permission, grantedBy: "ana", grantedAt: Date()))
         }
         let reading = try await WOPIDeployment(stores: stores, configuration: WOPIDeployment.Configuration())
-        // A policy given by the provider that decides from shares: the host reads the stores one by one.
+        // The same policy without its fast path: it reads the shares and walks the containers itself.
         let oneByOne = try await WOPIDeployment(
-            stores: stores, configuration: WOPIDeployment.Configuration(), policy: stores.sharingPolicy)
+            stores: stores, configuration: WOPIDeployment.Configuration(),
+            policy: WalkingPolicy(inner: stores.sharingPolicy))
 
         let items: [(ItemID, AccessToken.Resource, String)] =
             files.map { ($0, .file($0), "files") }
@@ -172,12 +173,12 @@ struct CheckFileInfoRoundTripTests {
                 }
             }
         }
-        // The other side of the comparison reads one by one: ben's CheckFileInfo of docs/sub/b.txt is the user, the
-        // item, the shares and each container up to the root.
+        // The other side of the comparison decides one by one: ben's CheckFileInfo of docs/sub/b.txt is the user and
+        // the item (in the reader's one statement), then the shares and each container up to the root.
         let (answer, statements) = try await Self.checkFileInfo(
             files[0], as: "ben", on: oneByOne.host, counting: database)
         #expect(answer.status == .ok)
-        #expect(Self.reads(statements) == 6, "\(statements)")
+        #expect(Self.reads(statements) == 5, "\(statements)")
         // The opens are recorded before the database closes.
         await stores.audit?.flush()
     }
@@ -191,4 +192,14 @@ struct CheckFileInfoRoundTripTests {
         #expect(response.status == .unauthorized)
         #expect(statements.total == 1, "\(statements)")
     }
+}
+
+/// `inner` without its decision from the reader's shares (`access(of:to:sharesOnPath:)` is the default `nil`): the
+/// host asks it `access(of:to:)`, which reads the shares and walks the containers.
+private struct WalkingPolicy: AccessPolicy {
+    let inner: SharingAccessPolicy
+    func access(of user: WOPIUser, to item: StorageItem) async throws -> ItemAccess {
+        try await inner.access(of: user, to: item)
+    }
+    func sharedItems(with user: WOPIUser) async throws -> [StorageItem] { try await inner.sharedItems(with: user) }
 }

@@ -207,7 +207,7 @@ extension ClientCapabilitiesTests {
         var configuration = WOPIDeployment.Configuration()
         #expect(try await WOPIDeployment(stores: stores, configuration: configuration).clientCapabilities() == nil)
         configuration.discovery = try Client(capabilities: Self.onlyoffice).source
-        configuration.proofKeyCheckDisabled = true
+        configuration.host.proofKeyCheckDisabled = true
         let deployment = try await WOPIDeployment(stores: stores, configuration: configuration)
         #expect(await deployment.clientCapabilities()?.convertTo?.endpoint == "/lool/convert-to")
     }
