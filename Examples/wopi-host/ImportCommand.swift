@@ -19,18 +19,19 @@ struct ImportCommand: AsyncParsableCommand {
     func run() async throws {
         let directory = try await data.open()
         let stores = try await directory.stores()
-        guard try await stores.users.user(user) != nil else {
+        guard let owner = try await stores.users.user(user) else {
             throw ValidationFailure("No user \(user); add one with `wopi-host user add \(user) --password-stdin`.")
         }
-        let storage = stores.storage
         let source = URL(fileURLWithPath: localFile)
         let target = destPath ?? source.lastPathComponent
         var segments = target.split(separator: "/").map(String.init)
         guard let name = segments.popLast() else { throw ValidationFailure("DEST_PATH needs a file name.") }
-        let root = try await storage.rootContainer(forUser: user).id
-        let folder = try await storage.createContainers(atPath: segments.joined(separator: "/"), under: root)
-        let file = try await storage.createFile(
-            named: name, in: folder.id, content: try .contentsOfFile(at: source), overwrite: overwrite)
+        // Through the host's door, as an upload from the user would go: the policy and every change guard decide.
+        let host = try await ExampleDecisions.host(stores)
+        let root = try await stores.storage.rootContainer(forUser: user).id
+        let folder = try await host.createFolders(atPath: segments.joined(separator: "/"), under: root, for: owner)
+        let file = try await host.createFile(
+            named: name, in: folder.id, content: try .contentsOfFile(at: source), replacing: overwrite, for: owner)
         print("imported \(target) (\(file.size) bytes, id \(file.id))")
     }
 }

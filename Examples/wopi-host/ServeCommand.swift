@@ -82,7 +82,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.coauthoring = try coauthoring.setting(hasDiscovery: configuration.discovery != nil)
 
         let deployment = try await WOPIDeployment(
-            stores: stores, configuration: configuration, decorators: editor.decorators, logger: logger)
+            stores: stores, configuration: configuration, decorators: editor.decorators,
+            changeGuards: ExampleDecisions.changeGuards, logger: logger)
         defer { directory.clearServerURL() }
         // Spans go out over OTLP when OTEL_* asks for it, and the last ones are sent after the server stopped.
         try await OTLPTracing.withExport(serviceName: "wopi-host", logger: logger) {

@@ -41,7 +41,7 @@ struct OneDoorTests {
     enum WritePath: String, CaseIterable, Sendable {
         case putFile, putRelativeFile, putChunkedFile, uploadSessionCommit, renameFile, deleteFile
         case createChildFile, createChildContainer, renameContainer, deleteContainer
-        case hostCreateFile, hostCreateDocument, template
+        case hostCreateFile, hostReplaceFile, hostCreateFolders, hostCreateDocument, template
     }
 
     /// The ways an item is read from a host.
@@ -128,6 +128,16 @@ struct OneDoorTests {
             case .hostCreateFile:
                 await #expect(throws: ContentVeto.self) {
                     try await wopi.host.createFile(named: "import.txt", in: folder.id, for: ana)
+                }
+            case .hostReplaceFile:
+                await #expect(throws: ContentVeto.self) {
+                    try await wopi.host.createFile(
+                        named: "plan.txt", in: root.id, content: ByteStream(chunks: [ByteBuffer(string: "v2")]),
+                        replacing: true, for: ana)
+                }
+            case .hostCreateFolders:
+                await #expect(throws: ContentVeto.self) {
+                    try await wopi.host.createFolders(atPath: "folder/a/b", under: root.id, for: ana)
                 }
             case .hostCreateDocument:
                 await #expect(throws: ContentVeto.self) {

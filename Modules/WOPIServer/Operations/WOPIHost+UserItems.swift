@@ -64,16 +64,48 @@ extension WOPIHost {
     }
 
     /// Creates file `name` in `container` for `user`, with `content`: the policy must let the user create there,
-    /// and every ``ChangeGuard`` sees ``ContentChange/create(name:in:isContainer:)`` first.
+    /// and every ``ChangeGuard`` sees ``ContentChange/create(name:in:isContainer:)`` first. With `replacing`, a file
+    /// of that name gets `content` as a new version instead, as a save (``ContentChange/putFile(_:_:)``: write
+    /// access to it).
     ///
     /// - Throws: 404 when the user may not see the container, 401 when they may not create in it, a guard's
-    ///   ``ContentVeto``, and what the storage throws (a name taken: `409`).
+    ///   ``ContentVeto``, and what the storage throws (a name taken without `replacing`: `409`).
     public func createFile(
-        named name: String, in container: ItemID, content: ByteStream = .empty, for user: WOPIUser
+        named name: String, in container: ItemID, content: ByteStream = .empty, replacing: Bool = false,
+        for user: WOPIUser
     ) async throws -> FileMetadata {
         let parent = try await storage.container(container)
-        try await authorize(.create(name: name, in: parent, isContainer: false), by: user)
-        return try await storage.createFile(named: name, in: container, content: content, overwrite: false)
+        if replacing, case .file(let existing)? = try await storage.child(named: name, in: container) {
+            try await authorize(.putFile(existing, PutFileDetails(size: content.knownLength)), by: user)
+        } else {
+            try await authorize(.create(name: name, in: parent, isContainer: false), by: user)
+        }
+        return try await storage.createFile(named: name, in: container, content: content, overwrite: replacing)
+    }
+
+    /// The folder at slash-separated `path` below `container`, creating each missing one for `user` (`mkdir -p`)
+    /// through the door: ``ContentChange/create(name:in:isContainer:)`` for each.
+    ///
+    /// - Throws: 404 when the user may not see a folder on the path, 401 when they may not create in it, a guard's
+    ///   ``ContentVeto``; ``StorageError/Code/notFound`` when a segment names a file.
+    @discardableResult
+    public func createFolders(atPath path: String, under container: ItemID, for user: WOPIUser) async throws
+        -> ContainerMetadata
+    {
+        var current = try await storage.container(container)
+        for segment in path.split(separator: "/", omittingEmptySubsequences: true).map(String.init) {
+            switch try await storage.child(named: segment, in: current.id) {
+            case .container(let existing)?:
+                current = existing
+            case .file?:
+                throw StorageError(.notFound, "\"\(segment)\" in \"\(path)\" is a file, not a folder.")
+            case nil:
+                try await authorize(.create(name: segment, in: current, isContainer: true), by: user)
+                current = try await storage.createContainers(atPath: segment, under: current.id)
+            }
+        }
+        try await authorize(.see, on: .container(current), by: user)
+        return current
     }
 
     /// Creates an empty document with extension `ext` (`docx`, …) in `container` for `user`, named

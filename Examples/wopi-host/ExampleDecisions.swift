@@ -1,0 +1,17 @@
+import WOPIDeployment
+import WOPIServer
+
+/// Every decision of the example host beyond its policy, in one place: `serve` and each command that acts for a user
+/// (`import`, `token`) build their host with these, so a change guard added here (a quota, a file-type rule) holds
+/// for WOPI, the host pages and the command line alike.
+enum ExampleDecisions {
+    /// What sees, and may veto, every change: none in the example; a provider adds theirs here.
+    static let changeGuards: [any ChangeGuard] = []
+
+    /// A host over `stores` for a command (no listener): its door decides as `serve`'s does.
+    static func host(_ stores: DeploymentStores) async throws -> WOPIHost {
+        try await WOPIDeployment(
+            stores: stores, configuration: WOPIDeployment.Configuration(), changeGuards: changeGuards
+        ).host
+    }
+}
