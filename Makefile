@@ -7,6 +7,9 @@ FUZZ_SMOKE_RUNS ?= 20000
 FUZZ_HTTP_RUNS ?= 1000000
 FUZZ_HTTP_SMOKE_RUNS ?= 2000
 NICE ?= nice -n 15
+# What `make run` builds: the demo's needs (Hummingbird, SQLite and the file system, the example programs), without
+# PostgreSQL and OTLP export; `make build` (or any swift build with the default traits) adds them.
+RUN_TRAITS ?= HummingbirdAdapter,SQLite,Examples
 # The suites that start their own PostgreSQL, host processes and nginx, and time their failures: a test process of
 # their own in every run.
 OWN_PROCESS = 'PostgresTests|ClusterValidatorScenarioTests'
@@ -15,10 +18,11 @@ TEST = SWIFT=$(SWIFT) scripts/swift-test.sh
 
 .PHONY: run test build lint format deps test-deps alerts examples-standalone bench bench-smoke fuzz fuzz-smoke fuzz-http fuzz-build test-asan test-tsan docs api
 
-## make run: build and start the example host on its default storage (seeds a demo user on first start).
+## make run: build the example host with what its demo needs (a debug build, RUN_TRAITS) and start it on its default
+## storage (seeds a demo user on first start).
 run: deps
-	$(SWIFT) build -c release --product wopi-host
-	$$($(SWIFT) build -c release --show-bin-path)/wopi-host serve --demo --data $(DATA) --port $(PORT)
+	$(SWIFT) build --product wopi-host --traits $(RUN_TRAITS)
+	$$($(SWIFT) build --show-bin-path)/wopi-host serve --demo --data $(DATA) --port $(PORT)
 
 ## make test: lint (formatting, and the imports: scripts/check-imports.py), build everything and run every test, build
 ## the docs (30-90 s on top of the test build), check the public API against the release in API/baseline

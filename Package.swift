@@ -26,8 +26,11 @@ let traits: Set<Trait> = [
         name: "OTLP",
         description: "Trace export over OTLP/HTTP (WOPITelemetry), on swift-otel, configured by the OTEL_* variables."),
     .trait(
-        name: "Examples", description: "The example programs (wopi-host, wopi, the benchmarks), on ArgumentParser.",
-        enabledTraits: ["HummingbirdAdapter", "SQLite", "PostgreSQL", "OTLP"]),
+        name: "Examples",
+        description:
+            "The example programs (wopi-host, wopi, the benchmarks), on ArgumentParser; wopi-host serves PostgreSQL "
+            + "and exports traces only with those traits too (the defaults).",
+        enabledTraits: ["HummingbirdAdapter", "SQLite"]),
     .default(enabledTraits: ["HummingbirdAdapter", "SQLite", "PostgreSQL", "OTLP", "Examples"]),
 ]
 
@@ -42,6 +45,14 @@ extension Target.Dependency {
     /// PostgresNIO, resolved only with the `PostgreSQL` trait.
     static let postgresNIO = Target.Dependency.product(
         name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"]))
+    /// The SQLite plugins of ours, built only with the `SQLite` trait.
+    static let sqlitePlugins: [Target.Dependency] = ["SQLiteStorage", "SQLiteServerStores"].map {
+        .target(name: $0, condition: .when(traits: ["SQLite"]))
+    }
+    /// The PostgreSQL plugins of ours, built only with the `PostgreSQL` trait.
+    static let postgresPlugins: [Target.Dependency] = ["PostgresStorage", "PostgresServerStores"].map {
+        .target(name: $0, condition: .when(traits: ["PostgreSQL"]))
+    }
     /// ArgumentParser, resolved only with the `Examples` trait.
     static let argumentParser = Target.Dependency.product(
         name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Examples"]))
@@ -238,8 +249,7 @@ let package = Package(
             name: "WOPIDeployment",
             dependencies: [
                 "WOPIModels", "WOPIStorage", "WOPIHTTPEdge", "WOPIServer", "WOPIAuthorizationServer",
-                "WOPIServerHummingbird", "FileSystemStorage", "SQLiteStorage", "SQLiteServerStores", "PostgresStorage",
-                "PostgresServerStores",
+                "WOPIServerHummingbird", "FileSystemStorage",
                 .hummingbird(), .hummingbird("HummingbirdCore"), .hummingbird("HummingbirdTLS"),
                 .asyncHTTPClient,
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -254,7 +264,7 @@ let package = Package(
                 .unixSignals,
                 .metrics,
                 .prometheus,
-            ],
+            ] + Target.Dependency.sqlitePlugins + Target.Dependency.postgresPlugins,
             path: "Modules/WOPIDeployment",
             swiftSettings: swiftSettings
         ),
@@ -447,10 +457,6 @@ let package = Package(
                 "WOPIServerHummingbird",
                 "WOPIDeployment",
                 "FileSystemStorage",
-                "SQLiteStorage",
-                "SQLiteServerStores",
-                "PostgresStorage",
-                "PostgresServerStores",
                 .target(name: "FUSEMount", condition: .when(platforms: [.linux])),
                 .hummingbird(),
                 .hummingbird("HummingbirdTLS"),
@@ -464,7 +470,7 @@ let package = Package(
                 .crypto,
                 .metrics,
                 "WOPITelemetry",
-            ],
+            ] + Target.Dependency.sqlitePlugins + Target.Dependency.postgresPlugins,
             path: "Examples/wopi-host",
             resources: [.copy("Samples")],
             packageAccess: false,

@@ -1,8 +1,11 @@
 import Foundation
 import Logging
-import PostgresStorage
 import WOPIDeployment
 import WOPIServer
+
+#if PostgreSQL
+    import PostgresStorage
+#endif
 
 /// The example host's data directory: everything one small deployment needs, in one folder.
 ///
@@ -37,8 +40,13 @@ struct DataDirectory {
 
     let url: URL
     let settings: Settings
-    /// The PostgreSQL database of `--database`, which then holds every store and the signing keys.
-    var database: PostgresPool?
+    #if PostgreSQL
+        /// The PostgreSQL database of `--database`, which then holds every store and the signing keys.
+        var database: PostgresPool?
+    #else
+        /// No PostgreSQL database: this build has none (`make run` builds the demo's needs first).
+        var database: Never? { nil }
+    #endif
 
     /// Opens `path`, creating it with `storage` (or the default) when new; refuses a different explicit storage.
     init(path: String, storage requested: StorageKind?) throws {
@@ -64,11 +72,13 @@ struct DataDirectory {
 
     /// Opens the stores of this directory (or of its `--database`).
     func stores() async throws -> DeploymentStores {
-        if let database {
-            var stores = try await DeploymentStores.postgres(database)
-            stores.templates = DeploymentStores.templates(in: url)
-            return stores
-        }
+        #if PostgreSQL
+            if let database {
+                var stores = try await DeploymentStores.postgres(database)
+                stores.templates = DeploymentStores.templates(in: url)
+                return stores
+            }
+        #endif
         switch settings.storage {
         case .sqlite: return try DeploymentStores.sqlite(directory: url)
         case .fs: return try DeploymentStores.fileSystem(directory: url)

@@ -55,7 +55,15 @@ struct DataOptions: ParsableArguments {
     func open(serving: Bool = false) async throws -> DataDirectory {
         var directory = try DataDirectory(path: data, storage: storage)
         if let database {
-            directory.database = try await DataDirectory.openDatabase(url: database, keepingConnectionsOpen: serving)
+            #if PostgreSQL
+                directory.database = try await DataDirectory.openDatabase(
+                    url: database, keepingConnectionsOpen: serving)
+            #else
+                _ = database
+                throw ValidationFailure(
+                    "--database: this wopi-host was built without PostgreSQL (make run builds the demo's needs "
+                        + "first); build it whole with `swift build --product wopi-host` or `make build`.")
+            #endif
         }
         return directory
     }

@@ -2,14 +2,17 @@ public import Crypto
 import FileSystemStorage
 public import Foundation
 public import Logging
-import PostgresServerStores
-public import PostgresStorage
-import SQLiteServerStores
-import SQLiteStorage
 public import ServiceLifecycle
 public import WOPIAuthorizationServer
 public import WOPIServer
 public import WOPIStorage
+
+#if PostgreSQL
+    import PostgresServerStores
+#endif
+#if SQLite
+    import SQLiteServerStores
+#endif
 
 /// Everything a deployment stores: files and locks, users, shares, activities, OAuth records, failed sign-ins
 /// and the signing keys, with the background services they need while the host serves.
@@ -68,8 +71,15 @@ public struct DeploymentStores: Sendable {
     /// one round trip) or the SQLite stores of one file (`SQLiteAuthorizationReader`, one read transaction); `nil`
     /// otherwise, and the host reads them one by one.
     public var authorizationReader: (any AuthorizationReader)? {
-        PostgresAuthorizationReader(storage: storage, users: users, shares: shares)
-            ?? SQLiteAuthorizationReader(storage: storage, users: users, shares: shares)
+        #if PostgreSQL
+            if let reader = PostgresAuthorizationReader(storage: storage, users: users, shares: shares) {
+                return reader
+            }
+        #endif
+        #if SQLite
+            if let reader = SQLiteAuthorizationReader(storage: storage, users: users, shares: shares) { return reader }
+        #endif
+        return nil
     }
 
     /// The deployment's share links: signed with a key derived from the `token` key, recorded in ``shares`` so
@@ -100,27 +110,6 @@ public struct DeploymentStores: Sendable {
         self.audit = audit
     }
 
-    /// One SQLite file, `DIRECTORY/wopi.sqlite`, holds everything, with an hourly garbage collector; the keys are
-    /// files in `DIRECTORY/secrets/`, the templates in `DIRECTORY/templates/` (``templates(in:)``). Several
-    /// processes may share the directory.
-    public static func sqlite(directory: URL) throws -> DeploymentStores {
-        let database = try SQLiteDatabase(path: directory.appendingPathComponent("wopi.sqlite").path)
-        let storage = try SQLiteStorage(database: database)
-        var stores = DeploymentStores(
-            storage: storage, locks: try SQLiteLockStore(database: database),
-            users: try SQLiteUserDirectory(database: database), shares: try SQLiteShareStore(database: database),
-            activities: try SQLiteActivityLog(database: database), oauth: try SQLiteOAuthStore(database: database),
-            throttle: try SQLiteSignInThrottleStore(database: database),
-            keys: DirectorySigningKeys(directory: directory.appendingPathComponent("secrets")),
-            templates: templates(in: directory),
-            services: { logger in [StorageGarbageCollector(storage: storage, logger: logger)] },
-            readiness: [.database(database), .writableFolder(directory)],
-            audit: FileAuditLog(url: directory.appendingPathComponent("audit.jsonl")))
-        stores.contentStreams = try SQLiteContentStreamStore(database: database)
-        stores.uploadSessions = try SQLiteUploadSessionStore(database: database)
-        return stores
-    }
-
     /// The files as a directory tree people can browse (`DIRECTORY/files`), everything else in JSON files beside
     /// it, the templates in `DIRECTORY/templates/` (``templates(in:)``); locks live in the serving process, so one
     /// process serves the directory.
@@ -145,25 +134,6 @@ public struct DeploymentStores: Sendable {
             directory: templateDirectory ?? directory.appendingPathComponent("templates"),
             references: directory.appendingPathComponent("template-references.json"))
     }
-
-    /// Every store and the keys in one PostgreSQL database shared by several hosts; the pool and the garbage
-    /// collector run beside each host (the pool stops last).
-    public static func postgres(_ database: PostgresPool) async throws -> DeploymentStores {
-        let storage = try await PostgresStorage.open(database: database)
-        var stores = DeploymentStores(
-            storage: storage, locks: try await PostgresLockStore.open(database: database),
-            users: try await PostgresUserDirectory.open(database: database),
-            shares: try await PostgresShareStore.open(database: database),
-            activities: try await PostgresActivityLog.open(database: database),
-            oauth: try await PostgresOAuthStore.open(database: database),
-            throttle: try await PostgresSignInThrottleStore.open(database: database),
-            keys: PostgresSigningKeys(database: database),
-            services: { logger in [database, StorageGarbageCollector(storage: storage, logger: logger)] },
-            readiness: [.database(database)], audit: try await PostgresAuditLog.open(database: database))
-        stores.contentStreams = try await PostgresContentStreamStore.open(database: database)
-        stores.uploadSessions = try await PostgresUploadSessionStore.open(database: database)
-        return stores
-    }
 }
 
 /// Where a deployment keeps its signing keys: each key by name (`token`, `oauth-form`, `session`), created the
@@ -183,18 +153,5 @@ public struct DirectorySigningKeys: SigningKeyStore {
 
     public func key(named name: String) async throws -> SymmetricKey {
         try await SecretKeyFile.loadOrCreate(at: directory.appendingPathComponent("\(name).key"))
-    }
-}
-
-/// Signing keys in a PostgreSQL database, shared by every host on it (`PostgresKeyStore`).
-public struct PostgresSigningKeys: SigningKeyStore {
-    /// The database.
-    public let database: PostgresPool
-
-    /// Keys in `database`.
-    public init(database: PostgresPool) { self.database = database }
-
-    public func key(named name: String) async throws -> SymmetricKey {
-        try await PostgresKeyStore.loadOrCreate(name, in: database)
     }
 }

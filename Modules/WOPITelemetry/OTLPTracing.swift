@@ -2,7 +2,7 @@ public import Foundation
 public import Logging
 import ServiceLifecycle
 
-#if canImport(OTel)
+#if OTLP
     import OTel
 #endif
 
@@ -82,7 +82,7 @@ public enum OTLPTracing {
     private static func exporter(_ serviceName: String, _ environment: [String: String], _ logger: Logger) throws
         -> (any Service)?
     {
-        #if canImport(OTel)
+        #if OTLP
             let protocolName =
                 environment["OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"] ?? environment["OTEL_EXPORTER_OTLP_PROTOCOL"]
             if protocolName?.trimmingCharacters(in: .whitespaces).lowercased() == "grpc" {

@@ -1,8 +1,6 @@
 public import Foundation
 import Glibc
 import NIOPosix
-public import PostgresStorage
-public import SQLiteStorage
 import WOPIStorage
 
 /// One thing a deployment needs in order to serve, checked by `GET /readyz`: a database that answers, a data
@@ -21,16 +19,6 @@ public struct ReadinessCheck: Sendable {
     public init(_ name: String, check: @escaping @Sendable () async throws -> Void) {
         self.name = name
         self.check = check
-    }
-
-    /// The SQLite database answers a query.
-    public static func database(_ database: SQLiteDatabase) -> ReadinessCheck {
-        ReadinessCheck("database") { try await database.ping() }
-    }
-
-    /// The PostgreSQL server answers a query on a pooled connection.
-    public static func database(_ pool: PostgresPool) -> ReadinessCheck {
-        ReadinessCheck("database") { try await pool.ping() }
     }
 
     /// `folder` takes writes and its file system has at least `minimumFreeBytes` free (64 MiB by default).

@@ -1,0 +1,48 @@
+#if PostgreSQL
+    public import Crypto
+    import PostgresServerStores
+    public import PostgresStorage
+    import WOPIServer
+    import WOPIStorage
+
+    extension DeploymentStores {
+        /// Every store and the keys in one PostgreSQL database shared by several hosts; the pool and the garbage
+        /// collector run beside each host (the pool stops last).
+        public static func postgres(_ database: PostgresPool) async throws -> DeploymentStores {
+            let storage = try await PostgresStorage.open(database: database)
+            var stores = DeploymentStores(
+                storage: storage, locks: try await PostgresLockStore.open(database: database),
+                users: try await PostgresUserDirectory.open(database: database),
+                shares: try await PostgresShareStore.open(database: database),
+                activities: try await PostgresActivityLog.open(database: database),
+                oauth: try await PostgresOAuthStore.open(database: database),
+                throttle: try await PostgresSignInThrottleStore.open(database: database),
+                keys: PostgresSigningKeys(database: database),
+                services: { logger in [database, StorageGarbageCollector(storage: storage, logger: logger)] },
+                readiness: [.database(database)], audit: try await PostgresAuditLog.open(database: database))
+            stores.contentStreams = try await PostgresContentStreamStore.open(database: database)
+            stores.uploadSessions = try await PostgresUploadSessionStore.open(database: database)
+            return stores
+        }
+    }
+
+    extension ReadinessCheck {
+        /// The PostgreSQL server answers a query on a pooled connection.
+        public static func database(_ pool: PostgresPool) -> ReadinessCheck {
+            ReadinessCheck("database") { try await pool.ping() }
+        }
+    }
+
+    /// Signing keys in a PostgreSQL database, shared by every host on it (`PostgresKeyStore`).
+    public struct PostgresSigningKeys: SigningKeyStore {
+        /// The database.
+        public let database: PostgresPool
+
+        /// Keys in `database`.
+        public init(database: PostgresPool) { self.database = database }
+
+        public func key(named name: String) async throws -> SymmetricKey {
+            try await PostgresKeyStore.loadOrCreate(name, in: database)
+        }
+    }
+#endif
