@@ -7,26 +7,24 @@ FUZZ_SMOKE_RUNS ?= 20000
 FUZZ_HTTP_RUNS ?= 1000000
 FUZZ_HTTP_SMOKE_RUNS ?= 2000
 NICE ?= nice -n 15
-# What `make run` builds: the demo's needs (Hummingbird, SQLite and the file system, the example programs), without
-# PostgreSQL and OTLP export; `make build` (or any swift build with the default traits) adds them.
-RUN_TRAITS ?= HummingbirdAdapter,SQLite,Examples
 # The suites that start their own PostgreSQL, host processes and nginx, and time their failures: a test process of
 # their own in every run.
 OWN_PROCESS = 'PostgresTests|ClusterValidatorScenarioTests'
 # swift test, with a failing pass's failures printed again at its end (where a CI log's tail shows them).
 TEST = SWIFT=$(SWIFT) scripts/swift-test.sh
 
-.PHONY: run test build lint format deps test-deps alerts examples-standalone bench bench-smoke fuzz fuzz-smoke fuzz-http fuzz-build test-asan test-tsan docs api
+.PHONY: run test build provider-package lint format deps test-deps alerts examples-standalone bench bench-smoke fuzz fuzz-smoke fuzz-http fuzz-build test-asan test-tsan docs api
 
-## make run: build the example host with what its demo needs (a debug build, RUN_TRAITS) and start it on its default
-## storage (seeds a demo user on first start).
+## make run: build the example host (a debug build: about half the wait of a release build, and the build `make test`
+## goes on from) and start it on its default storage (seeds a demo user on first start).
 run: deps
-	$(SWIFT) build --product wopi-host --traits $(RUN_TRAITS)
+	$(SWIFT) build --product wopi-host
 	$$($(SWIFT) build --show-bin-path)/wopi-host serve --demo --data $(DATA) --port $(PORT)
 
 ## make test: lint (formatting, and the imports: scripts/check-imports.py), build everything and run every test, build
 ## the docs (30-90 s on top of the test build), check the public API against the release in API/baseline
-## (scripts/check-api.sh, about 2 minutes), then the benchmark suite's smoke run and a short pass of every fuzz target.
+## (scripts/check-api.sh, about 2 minutes), build a provider's package on the HummingbirdAdapter and SQLite traits alone
+## (scripts/check-provider-package.sh), then the benchmark suite's smoke run and a short pass of every fuzz target.
 ## The examples are built with `packageAccess: false`, so the test build itself proves they use public API only; `make
 ## examples-standalone` proves it the long way. The real-mount FUSE suites run in a test process of their own: a child
 ## that another test spawns must never inherit a descriptor open on a test mount. So do the allocation counts, which
@@ -42,6 +40,7 @@ test: test-deps lint alerts
 	$(TEST) --skip-build --filter InlineReadLatencyTests
 	SWIFT=$(SWIFT) scripts/build-docs.sh --skip-build
 	SWIFT=$(SWIFT) scripts/check-api.sh
+	SWIFT=$(SWIFT) scripts/check-provider-package.sh
 	$(MAKE) bench-smoke
 	$(MAKE) fuzz-smoke
 
@@ -113,6 +112,11 @@ test-tsan: test-deps
 
 build: deps
 	$(SWIFT) build --build-tests
+
+## make provider-package: a provider's package with only the HummingbirdAdapter and SQLite traits builds and runs
+## WOPIDeployment (its own build in .build/provider-package).
+provider-package:
+	SWIFT=$(SWIFT) scripts/check-provider-package.sh
 
 ## make docs: DocC archives of every library product in .build/docs (the toolchain's docc; reuses the debug build).
 ## Fails on a warning in a catalog page or guide; DOCS_STRICT=1 also fails on warnings in source doc comments.
