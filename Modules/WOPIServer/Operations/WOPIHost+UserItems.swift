@@ -34,22 +34,23 @@ extension WOPIHost {
     /// - Throws: ``StorageError/Code/notFound`` when there is no such container or the user may not see it.
     public func containerView(_ container: ItemID?, for user: WOPIUser) async throws -> ContainerView {
         let root = try await storage.rootContainer(forUser: user.id)
-        var shown = root
+        let (shown, access): (ContainerMetadata, ItemAccess)
         if let container, container != root.id {
-            guard case (.container(let found), _) = try await item(container, visibleTo: user) else {
+            guard case (.container(let found), let seen) = try await item(container, visibleTo: user) else {
                 throw StorageError.notFound(container)
             }
-            shown = found
+            (shown, access) = (found, seen)
+        } else {
+            (shown, access) = (root, try await authorize(.see, on: .container(root), by: user))
         }
-        let access = try await authorize(.see, on: .container(shown), by: user)
         let children = try await storage.children(of: shown.id)
         var entries = zip(children, try await self.access(of: user, to: children))
-            .filter { $0.1.permission > .none }
+            .filter { $0.1.allows(.see) }
             .map { ContainerView.Entry(item: $0.0, access: $0.1, isShared: false) }
         if shown.id == root.id {
             let shared = try await policy.sharedItems(with: user)
             entries += zip(shared, try await self.access(of: user, to: shared))
-                .filter { $0.1.permission > .none }
+                .filter { $0.1.allows(.see) }
                 .map { ContainerView.Entry(item: $0.0, access: $0.1, isShared: true) }
         }
         return ContainerView(container: shown, access: access, rootID: root.id, entries: entries)
