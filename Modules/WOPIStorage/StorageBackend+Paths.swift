@@ -25,6 +25,19 @@ extension StorageBackend {
     ///   segment the backend refuses (`.`, `..`, names breaking its rules).
     @discardableResult
     public func createContainers(atPath path: String, under container: ItemID) async throws -> ContainerMetadata {
+        try await createContainers(atPath: path, under: container, beforeCreating: { _, _ in })
+    }
+
+    /// The container at a slash-separated path below `container`, creating every missing one (`mkdir -p`), with
+    /// `beforeCreating` asked first for each folder it creates (its name and the folder it goes in): what it throws
+    /// stops the walk, and nothing more is created.
+    ///
+    /// - Throws: what `beforeCreating` throws, and what ``createContainers(atPath:under:)`` throws.
+    @discardableResult
+    public func createContainers(
+        atPath path: String, under container: ItemID,
+        beforeCreating: (_ name: String, _ parent: ContainerMetadata) async throws -> Void
+    ) async throws -> ContainerMetadata {
         guard case .container(var current) = try await item(container) else {
             throw StorageError(.notFound, "\(container) is a file, not a folder.")
         }
@@ -36,6 +49,7 @@ extension StorageBackend {
             case .file?:
                 throw StorageError(.notFound, "\"\(segment)\" in \"\(path)\" is a file, not a folder.")
             case nil:
+                try await beforeCreating(segment, current)
                 do {
                     current = try await createContainer(named: segment, in: current.id)
                 } catch let error as StorageError where error.code == .nameConflict {

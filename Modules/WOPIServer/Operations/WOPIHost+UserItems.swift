@@ -75,10 +75,10 @@ extension WOPIHost {
         named name: String, in container: ItemID, content: ByteStream = .empty, replacing: Bool = false,
         for user: WOPIUser
     ) async throws -> FileMetadata {
-        let parent = try await storage.container(container)
         if replacing, case .file(let existing)? = try await storage.child(named: name, in: container) {
             try await authorize(.putFile(existing, PutFileDetails(size: content.knownLength)), by: user)
         } else {
+            let parent = try await storage.container(container)
             try await authorize(.create(name: name, in: parent, isContainer: false), by: user)
         }
         return try await storage.createFile(named: name, in: container, content: content, overwrite: replacing)
@@ -93,20 +93,11 @@ extension WOPIHost {
     public func createFolders(atPath path: String, under container: ItemID, for user: WOPIUser) async throws
         -> ContainerMetadata
     {
-        var current = try await storage.container(container)
-        for segment in path.split(separator: "/", omittingEmptySubsequences: true).map(String.init) {
-            switch try await storage.child(named: segment, in: current.id) {
-            case .container(let existing)?:
-                current = existing
-            case .file?:
-                throw StorageError(.notFound, "\"\(segment)\" in \"\(path)\" is a file, not a folder.")
-            case nil:
-                try await authorize(.create(name: segment, in: current, isContainer: true), by: user)
-                current = try await storage.createContainers(atPath: segment, under: current.id)
-            }
+        let folder = try await storage.createContainers(atPath: path, under: container) { name, parent in
+            try await authorize(.create(name: name, in: parent, isContainer: true), by: user)
         }
-        try await authorize(.see, on: .container(current), by: user)
-        return current
+        try await authorize(.see, on: .container(folder), by: user)
+        return folder
     }
 
     /// Creates an empty document with extension `ext` (`docx`, …) in `container` for `user`, named
