@@ -651,7 +651,7 @@ let package = Package(
                 "SQLiteServerStores",
                 "WOPITestSupport",
                 "WOPIServer", "WOPIAuthorizationServer", "WOPIServerHummingbird", "WOPIModels", "WOPITesting",
-                "WOPIServerConformance", "WOPIStorageConformance", "WOPIHTTPEdge", .httpTypes, .grdb,
+                "WOPIServerConformance", "WOPIStorageConformance", "WOPIHTTPEdge", "WOPIDeployment", .httpTypes, .grdb,
                 .asyncHTTPClient,
                 .hummingbird(),
                 .serviceLifecycle,

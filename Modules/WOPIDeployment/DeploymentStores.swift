@@ -9,9 +9,11 @@ public import WOPIStorage
 
 #if PostgreSQL
     import PostgresServerStores
+    import PostgresStorage
 #endif
 #if SQLite
     import SQLiteServerStores
+    import SQLiteStorage
 #endif
 
 /// Everything a deployment stores: files and locks, users, shares, activities, OAuth records, failed sign-ins
@@ -72,14 +74,30 @@ public struct DeploymentStores: Sendable {
     /// otherwise, and the host reads them one by one.
     public var authorizationReader: (any AuthorizationReader)? {
         #if PostgreSQL
-            if let reader = PostgresAuthorizationReader(storage: storage, users: users, shares: shares) {
-                return reader
+            if let database = Self.oneDatabase(
+                (storage as? PostgresStorage)?.database, (users as? PostgresUserDirectory)?.database,
+                (shares as? PostgresShareStore)?.database)
+            {
+                return PostgresAuthorizationReader(database: database)
             }
         #endif
         #if SQLite
-            if let reader = SQLiteAuthorizationReader(storage: storage, users: users, shares: shares) { return reader }
+            if let database = Self.oneDatabase(
+                (storage as? SQLiteStorage)?.database, (users as? SQLiteUserDirectory)?.database,
+                (shares as? SQLiteShareStore)?.database)
+            {
+                return SQLiteAuthorizationReader(database: database)
+            }
         #endif
         return nil
+    }
+
+    /// The database of the storage, the users and the shares when it is the same one, or `nil`.
+    private static func oneDatabase<Database: AnyObject>(
+        _ storage: Database?, _ users: Database?, _ shares: Database?
+    ) -> Database? {
+        guard let storage, storage === users, storage === shares else { return nil }
+        return storage
     }
 
     /// The deployment's share links: signed with a key derived from the `token` key, recorded in ``shares`` so

@@ -1,6 +1,5 @@
 import Foundation
 import JSONRecordCodec
-public import Logging
 import PostgresNIO
 public import PostgresStorage
 import ServerStoreTables
@@ -9,14 +8,15 @@ public import WOPIServer
 /// An ``WOPIServer/AuditLog`` in a ``PostgresStorage/PostgresPool``, shared by every host of a deployment: one row
 /// per event in the `audit_events` table of ``schema`` (the event as JSON beside the columns a query filters on),
 /// in the order recorded (an identity column). Events recorded at the same time are inserted by one statement.
-public final class PostgresAuditLog: AuditLog {
+public final class PostgresAuditLog: GroupCommitAuditLog {
     /// The table of the audit log.
     public static let schema: PostgresSchema = .init(StoreTables.audit)
 
     /// The database the events live in.
     public let database: PostgresPool
 
-    private let batches: AuditGroupCommit
+    /// The batches its events are written in.
+    public let batches: AuditGroupCommit
 
     private init(database: PostgresPool) {
         self.database = database
@@ -27,18 +27,6 @@ public final class PostgresAuditLog: AuditLog {
     public static func open(database: PostgresPool) async throws -> PostgresAuditLog {
         try await database.install(schema)
         return PostgresAuditLog(database: database)
-    }
-
-    public func record(_ event: AuditEvent) async throws {
-        try await batches.record(event)
-    }
-
-    public func submit(_ event: AuditEvent, reportingFailuresTo logger: Logger) async {
-        await batches.submit(event, reportingFailuresTo: logger)
-    }
-
-    public func flush() async {
-        await batches.flush()
     }
 
     /// Inserts `events` in their order, one row each, in one statement.
@@ -54,9 +42,7 @@ public final class PostgresAuditLog: AuditLog {
             rows.append("($\(first), $\(first + 1), $\(first + 2), $\(first + 3))")
         }
         let sql = "INSERT INTO audit_events (at, user_id, item_id, json) VALUES " + rows.joined(separator: ", ")
-        let action =
-            events.count == 1 ? "record the audit event \(events[0].action)" : "record \(events.count) audit events"
-        try await database.execute(action, PostgresQuery(unsafeSQL: sql, binds: bindings))
+        try await database.execute(events.recordingAction, PostgresQuery(unsafeSQL: sql, binds: bindings))
     }
 
     public func events(matching query: AuditQuery) async throws -> [AuditEvent] {

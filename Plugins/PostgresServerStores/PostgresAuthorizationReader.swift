@@ -9,22 +9,20 @@ public import WOPIStorage
 /// Without it a CheckFileInfo waits for the user, then the item, and for a grantee the shares and each container up
 /// to the shared one, each a round trip of its own. `WOPIDeployment` uses it for `DeploymentStores.postgres(_:)`.
 ///
+/// Give it the database of the storage (``PostgresStorage/PostgresStorage``), the users (``PostgresUserDirectory``)
+/// and the shares (``PostgresShareStore``) of every host: it reads their tables, not the stores.
+///
 /// ```swift
 /// var configuration = WOPIHostConfiguration()
-/// configuration.authorizationReader = PostgresAuthorizationReader(storage: storage, users: users, shares: shares)
+/// configuration.authorizationReader = PostgresAuthorizationReader(database: pool)
 /// ```
 public struct PostgresAuthorizationReader: AuthorizationReader {
     /// The database the users, items and shares live in.
     public let database: PostgresPool
 
-    /// A reader of these stores, or `nil` unless all three are the PostgreSQL stores of one database
-    /// (``PostgresStorage/PostgresStorage``, ``PostgresUserDirectory``, ``PostgresShareStore``).
-    public init?(storage: any StorageBackend, users: any UserDirectory, shares: any ShareStore) {
-        guard let storage = storage as? PostgresStorage, let users = users as? PostgresUserDirectory,
-            let shares = shares as? PostgresShareStore, users.database === storage.database,
-            shares.database === storage.database
-        else { return nil }
-        database = storage.database
+    /// A reader of the users, items and shares in `database`.
+    public init(database: PostgresPool) {
+        self.database = database
     }
 
     public func read(user userID: String, item id: ItemID) async throws -> AuthorizationRead {
@@ -89,13 +87,7 @@ public struct PostgresAuthorizationReader: AuthorizationReader {
             item = try PostgresStorageSQL.item(
                 (id, row.6, owner, kind, name, modifiedAt, row.11, row.12, row.13, row.14))
         }
-        var shares: [ItemID: Permission] = [:]
-        for (shared, permission) in zip(row.15 ?? [], row.16 ?? []) {
-            guard let id = ItemID(rawValue: shared), let permission = Permission(rawValue: Int(permission)) else {
-                continue  // as PostgresShareStore skips a row it cannot read
-            }
-            shares[id] = max(shares[id] ?? .none, permission)
-        }
-        return AuthorizationRead(user: user, item: item, sharesOnPath: shares)
+        let shares = zip(row.15 ?? [], row.16 ?? []).map { (item: $0, permission: Int($1)) }
+        return AuthorizationRead(user: user, item: item, sharesOnPath: AuthorizationRead.widest(shares))
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import JSONRecordCodec
-public import Logging
 public import SQLiteStorage
 import ServerStoreTables
 public import WOPIServer
@@ -12,13 +11,14 @@ public import WOPIServer
 /// Events recorded at the same time share one write transaction, on the database every save also writes to: a host
 /// that opens files often may prefer ``WOPIServer/FileAuditLog``, which appends to a file (`DeploymentStores.sqlite`
 /// does).
-public final class SQLiteAuditLog: AuditLog {
+public final class SQLiteAuditLog: GroupCommitAuditLog {
     /// The table of the audit log.
     public static let schema: SQLiteSchema = .init(StoreTables.audit)
 
     /// The database the events live in.
     public let database: SQLiteDatabase
-    private let batches: AuditGroupCommit
+    /// The batches its events are written in.
+    public let batches: AuditGroupCommit
 
     /// Opens the log in `database`, installing or upgrading its table.
     public init(database: SQLiteDatabase) throws {
@@ -26,9 +26,7 @@ public final class SQLiteAuditLog: AuditLog {
         try database.install(Self.schema)
         batches = AuditGroupCommit { events in
             let rows = try events.map { ($0, try JSONRecordCodec.encode($0)) }
-            let action =
-                events.count == 1 ? "record the audit event \(events[0].action)" : "record \(events.count) audit events"
-            try await database.write(action) { db in
+            try await database.write(events.recordingAction) { db in
                 for (event, json) in rows {
                     try db.execute(
                         sql: "INSERT INTO audit_events (at, user_id, item_id, json) VALUES (?, ?, ?, ?)",
@@ -36,18 +34,6 @@ public final class SQLiteAuditLog: AuditLog {
                 }
             }
         }
-    }
-
-    public func record(_ event: AuditEvent) async throws {
-        try await batches.record(event)
-    }
-
-    public func submit(_ event: AuditEvent, reportingFailuresTo logger: Logger) async {
-        await batches.submit(event, reportingFailuresTo: logger)
-    }
-
-    public func flush() async {
-        await batches.flush()
     }
 
     public func events(matching query: AuditQuery) async throws -> [AuditEvent] {

@@ -11,22 +11,20 @@ public import WOPIStorage
 /// one hop into GRDB's queue, one set of SQLite's file locks. `WOPIDeployment` uses it for
 /// `DeploymentStores.sqlite(directory:)`.
 ///
+/// Give it the database that the storage (`SQLiteStorage`), the users (``SQLiteUserDirectory``) and the shares
+/// (``SQLiteShareStore``) of the host live in: it reads their tables, not the stores.
+///
 /// ```swift
 /// var configuration = WOPIHostConfiguration()
-/// configuration.authorizationReader = SQLiteAuthorizationReader(storage: storage, users: users, shares: shares)
+/// configuration.authorizationReader = SQLiteAuthorizationReader(database: database)
 /// ```
 public struct SQLiteAuthorizationReader: AuthorizationReader {
     /// The database the users, items and shares live in.
     public let database: SQLiteDatabase
 
-    /// A reader of these stores, or `nil` unless all three are the SQLite stores of one database
-    /// (`SQLiteStorage`, ``SQLiteUserDirectory``, ``SQLiteShareStore``).
-    public init?(storage: any StorageBackend, users: any UserDirectory, shares: any ShareStore) {
-        guard let storage = storage as? SQLiteStorage, let users = users as? SQLiteUserDirectory,
-            let shares = shares as? SQLiteShareStore, users.database === storage.database,
-            shares.database === storage.database
-        else { return nil }
-        database = storage.database
+    /// A reader of the users, items and shares in `database`.
+    public init(database: SQLiteDatabase) {
+        self.database = database
     }
 
     public func read(user userID: String, item id: ItemID) async throws -> AuthorizationRead {
@@ -73,15 +71,11 @@ public struct SQLiteAuthorizationReader: AuthorizationReader {
         if !row.isNull(itemColumn) {
             item = try SQLiteStorageSQL.item(row, startingAt: itemColumn)
         }
-        var shares: [ItemID: Permission] = [:]
         let lines: String? = row.optional(sharesColumn)
-        for line in lines?.split(separator: "\n") ?? [] {
-            guard let colon = line.firstIndex(of: ":"), let value = Int(line[..<colon]),
-                let permission = Permission(rawValue: value),
-                let id = ItemID(rawValue: String(line[line.index(after: colon)...]))
-            else { continue }  // as SQLiteShareStore skips a row it cannot read
-            shares[id] = max(shares[id] ?? .none, permission)
+        let shares = (lines?.split(separator: "\n") ?? []).compactMap { line -> (item: String, permission: Int)? in
+            guard let colon = line.firstIndex(of: ":"), let value = Int(line[..<colon]) else { return nil }
+            return (item: String(line[line.index(after: colon)...]), permission: value)
         }
-        return AuthorizationRead(user: user, item: item, sharesOnPath: shares)
+        return AuthorizationRead(user: user, item: item, sharesOnPath: AuthorizationRead.widest(shares))
     }
 }

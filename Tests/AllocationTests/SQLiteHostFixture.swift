@@ -27,7 +27,7 @@ struct SQLiteHostFixture {
         signer = AccessTokenSigner(key: SymmetricKey(size: .bits256))
         let shares = try SQLiteShareStore(database: database)
         var configuration = WOPIHostConfiguration()
-        configuration.authorizationReader = SQLiteAuthorizationReader(storage: storage, users: users, shares: shares)
+        configuration.authorizationReader = SQLiteAuthorizationReader(database: database)
         host = WOPIHost(
             storage: storage, locks: try SQLiteLockStore(database: database), users: users, tokens: signer,
             configuration: configuration, policy: SharingAccessPolicy(storage: storage, shares: shares))

@@ -3,6 +3,7 @@ import NIOCore
 import SQLiteServerStores
 import SQLiteStorage
 import Testing
+import WOPIDeployment
 import WOPIServer
 import WOPIStorage
 import WOPITestSupport
@@ -30,7 +31,7 @@ import WOPITestSupport
             storage = try SQLiteStorage(database: database)
             users = try SQLiteUserDirectory(database: database)
             shares = try SQLiteShareStore(database: database)
-            reader = try #require(SQLiteAuthorizationReader(storage: storage, users: users, shares: shares))
+            reader = SQLiteAuthorizationReader(database: database)
             for (id, name) in [("alice", "Alice A"), ("bob", "Bob B"), ("carol", "Carol C")] {
                 try await users.save(
                     WOPIUser(
@@ -97,15 +98,24 @@ import WOPITestSupport
         #expect(missing.sharesOnPath.isEmpty)
     }
 
-    @Test func itReadsOnlyStoresOfOneDatabase() async throws {
-        let world = try await World()
-        defer { try? world.close() }
-        let other = try SQLiteDatabase(path: world.folder.appending("other.sqlite").path)
+    @Test func aDeploymentReadsInOneStatementOnlyWhenItsStoresShareOneDatabase() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let stores = try DeploymentStores.sqlite(directory: folder.url)
+        let database = try #require(stores.storage as? SQLiteStorage).database
+        defer { try? database.close() }
+        #expect(stores.authorizationReader is SQLiteAuthorizationReader)
+        let other = try SQLiteDatabase(path: folder.appending("other.sqlite").path)
         defer { try? other.close() }
-        let otherUsers = try SQLiteUserDirectory(database: other)
-        #expect(SQLiteAuthorizationReader(storage: world.storage, users: otherUsers, shares: world.shares) == nil)
-        #expect(SQLiteAuthorizationReader(storage: InMemoryStorage(), users: world.users, shares: world.shares) == nil)
-        #expect(
-            SQLiteAuthorizationReader(storage: world.storage, users: world.users, shares: InMemoryShareStore()) == nil)
+        let mixed: [(inout DeploymentStores) throws -> Void] = [
+            { $0.users = try SQLiteUserDirectory(database: other) },
+            { $0.storage = InMemoryStorage() },
+            { $0.shares = InMemoryShareStore() },
+        ]
+        for replace in mixed {
+            var changed = stores
+            try replace(&changed)
+            #expect(changed.authorizationReader == nil)
+        }
     }
 }

@@ -1,4 +1,4 @@
-package import Logging
+public import Logging
 import Synchronization
 
 /// Writes the audit events that requests record at the same time in one batch: one `write` to a file, one
@@ -15,11 +15,14 @@ import Synchronization
 ///   scheduled; a failure to write it goes to the caller's handler. Only when ``queueLimit`` events already wait does
 ///   a submitting caller write (or wait) as a recording one does.
 /// - ``flush()`` returns once every event that came before it is written or has failed.
-package final class AuditGroupCommit: Sendable {
+///
+/// A log of your own that writes batches conforms to ``GroupCommitAuditLog``: it gives its `AuditGroupCommit`, which
+/// records, submits and flushes for it.
+public final class AuditGroupCommit: Sendable {
     /// How many events may wait before ``submit(_:reportingFailuresTo:)`` waits too.
-    package static let queueLimit = 1_024
+    public static let queueLimit = 1_024
     /// How long a submitted event waits for a batch that would carry it, at most, before a task writes it.
-    package static let submittedDelay = Duration.milliseconds(50)
+    public static let submittedDelay = Duration.milliseconds(50)
 
     /// What a waiting caller is told when it resumes.
     private enum Turn: Sendable {
@@ -93,7 +96,7 @@ package final class AuditGroupCommit: Sendable {
 
     /// A group commit that writes each batch, events in the order they came, with `writeBatch`; submitted events
     /// wait on `clock`.
-    package init(
+    public init(
         clock: any Clock<Duration> = ContinuousClock(),
         writeBatch: @escaping @Sendable ([AuditEvent]) async throws -> Void
     ) {
@@ -105,7 +108,7 @@ package final class AuditGroupCommit: Sendable {
     package var waitingCount: Int { state.withLock { $0.waiting.count } }
 
     /// Writes `event` in the next batch, and returns when it is written.
-    package func record(_ event: AuditEvent) async throws {
+    public func record(_ event: AuditEvent) async throws {
         let batch = state.withLock { state in state.writing ? nil : state.lead(with: .writer(event)) }
         if let batch { return try await write(batch).get() }
         let turn = await withCheckedContinuation { continuation in
@@ -146,12 +149,12 @@ package final class AuditGroupCommit: Sendable {
     }
 
     /// ``submit(_:reportingFailuresTo:)`` with a failure logged to `logger`, as the logs' own `submit` does.
-    package func submit(_ event: AuditEvent, reportingFailuresTo logger: Logger) async {
+    public func submit(_ event: AuditEvent, reportingFailuresTo logger: Logger) async {
         await submit(event) { error in logger.auditLogRefused(event, error) }
     }
 
     /// Returns once every event that came before is written or has failed.
-    package func flush() async {
+    public func flush() async {
         let turn = await withCheckedContinuation { continuation in
             let batch = state.withLock { state -> [Entry]? in
                 guard state.writing else { return state.waiting.isEmpty ? [] : state.lead(with: .writer(nil)) }
@@ -215,5 +218,53 @@ package final class AuditGroupCommit: Sendable {
         case .write(let batch, let continuation): continuation.resume(returning: .write(batch))
         case .schedule: schedule()
         }
+    }
+}
+
+/// An ``AuditLog`` that writes the events recorded at the same time in one batch: it gives its ``batches``, which
+/// record, submit and flush its events, and answers ``AuditLog/events(matching:)`` itself (after a flush).
+///
+/// ```swift
+/// final class DatabaseAuditLog: GroupCommitAuditLog {
+///     let database: MyDatabase
+///     let batches: AuditGroupCommit
+///
+///     init(database: MyDatabase) {
+///         self.database = database
+///         batches = AuditGroupCommit { events in try await database.insert(events) }
+///     }
+///
+///     func events(matching query: AuditQuery) async throws -> [AuditEvent] {
+///         await batches.flush()
+///         return try await database.events(matching: query)
+///     }
+/// }
+/// ```
+public protocol GroupCommitAuditLog: AuditLog {
+    /// The group commit every event of the log goes through.
+    var batches: AuditGroupCommit { get }
+}
+
+extension GroupCommitAuditLog {
+    /// Writes `event` in the next batch of ``batches``, and returns when it is written.
+    public func record(_ event: AuditEvent) async throws {
+        try await batches.record(event)
+    }
+
+    /// Queues `event` for the next batch of ``batches``; a failure to write it goes to `logger`.
+    public func submit(_ event: AuditEvent, reportingFailuresTo logger: Logger) async {
+        await batches.submit(event, reportingFailuresTo: logger)
+    }
+
+    /// Returns once every event of ``batches`` that came before is written or has failed.
+    public func flush() async {
+        await batches.flush()
+    }
+}
+
+extension [AuditEvent] {
+    /// What writing these events is, for an error's message: "record the audit event open", "record 3 audit events".
+    package var recordingAction: String {
+        count == 1 ? "record the audit event \(self[0].action)" : "record \(count) audit events"
     }
 }

@@ -1,5 +1,4 @@
 public import Foundation
-public import Logging
 package import NIOCore
 public import NIOPosix
 import WOPIHTTPEdge
@@ -11,11 +10,12 @@ import WOPIStorage
 /// Events recorded at the same time go out together, in one `write` of whole lines, so processes sharing the file
 /// never interleave their lines; ``record(_:)`` returns once its line is written, ``submit(_:reportingFailuresTo:)``
 /// at once (`AuditGroupCommit`).
-public struct FileAuditLog: AuditLog {
+public struct FileAuditLog: GroupCommitAuditLog {
     /// The file.
     public let url: URL
     private let pool: NIOThreadPool
-    private let batches: AuditGroupCommit
+    /// The batches its events are written in.
+    public let batches: AuditGroupCommit
 
     /// A log appending to `url` (created on the first event).
     public init(url: URL, threadPool: NIOThreadPool = .singleton) {
@@ -57,18 +57,6 @@ public struct FileAuditLog: AuditLog {
             lines.writeInteger(UInt8(ascii: "\n"))
         }
         return lines
-    }
-
-    public func record(_ event: AuditEvent) async throws {
-        try await batches.record(event)
-    }
-
-    public func submit(_ event: AuditEvent, reportingFailuresTo logger: Logger) async {
-        await batches.submit(event, reportingFailuresTo: logger)
-    }
-
-    public func flush() async {
-        await batches.flush()
     }
 
     public func events(matching query: AuditQuery) async throws -> [AuditEvent] {

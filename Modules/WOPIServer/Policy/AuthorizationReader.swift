@@ -35,3 +35,16 @@ public struct AuthorizationRead: Sendable {
         self.sharesOnPath = sharesOnPath
     }
 }
+
+extension AuthorizationRead {
+    /// The widest permission among `shares` for each item: the rows of a reader's statement, an item's ID and a
+    /// permission's raw value each. A row that is neither is skipped, as the share stores skip a row they cannot read.
+    package static func widest(_ shares: some Sequence<(item: String, permission: Int)>) -> [ItemID: Permission] {
+        var widest: [ItemID: Permission] = [:]
+        for (item, value) in shares {
+            guard let id = ItemID(rawValue: item), let permission = Permission(rawValue: value) else { continue }
+            widest[id] = max(widest[id] ?? .none, permission)
+        }
+        return widest
+    }
+}
