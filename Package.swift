@@ -23,15 +23,20 @@ let traits: Set<Trait> = [
         name: "PostgreSQL",
         description: "The PostgreSQL plugins (PostgresStorage, PostgresServerStores), on postgres-nio: several hosts."),
     .trait(
+        name: "TLS",
+        description:
+            "HTTPS served (HummingbirdTLS) and a WOPI client's discovery fetched by URL (AsyncHTTPClient) in "
+            + "WOPIDeployment and wopi-host: SwiftNIO SSL, whose BoringSSL is the longest part of a first build."),
+    .trait(
         name: "OTLP",
         description: "Trace export over OTLP/HTTP (WOPITelemetry), on swift-otel, configured by the OTEL_* variables."),
     .trait(
         name: "Examples",
         description:
             "The example programs (wopi-host, wopi, the benchmarks), on ArgumentParser; wopi-host serves PostgreSQL "
-            + "and exports traces only with those traits too (the defaults).",
+            + "and HTTPS, and exports traces, only with those traits too (the defaults).",
         enabledTraits: ["HummingbirdAdapter", "SQLite"]),
-    .default(enabledTraits: ["HummingbirdAdapter", "SQLite", "PostgreSQL", "OTLP", "Examples"]),
+    .default(enabledTraits: ["HummingbirdAdapter", "SQLite", "PostgreSQL", "TLS", "OTLP", "Examples"]),
 ]
 
 extension Target.Dependency {
@@ -53,6 +58,11 @@ extension Target.Dependency {
     static let postgresPlugins: [Target.Dependency] = ["PostgresStorage", "PostgresServerStores"].map {
         .target(name: $0, condition: .when(traits: ["PostgreSQL"]))
     }
+    /// The products of the `TLS` trait: HummingbirdTLS and AsyncHTTPClient (for WOPIDeployment and wopi-host).
+    static let tlsProducts: [Target.Dependency] = [
+        .product(name: "HummingbirdTLS", package: "hummingbird", condition: .when(traits: ["TLS"])),
+        .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["TLS"])),
+    ]
     /// ArgumentParser, resolved only with the `Examples` trait.
     static let argumentParser = Target.Dependency.product(
         name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["Examples"]))
@@ -250,8 +260,7 @@ let package = Package(
             dependencies: [
                 "WOPIModels", "WOPIStorage", "WOPIHTTPEdge", "WOPIServer", "WOPIAuthorizationServer",
                 "WOPIServerHummingbird", "FileSystemStorage",
-                .hummingbird(), .hummingbird("HummingbirdCore"), .hummingbird("HummingbirdTLS"),
-                .asyncHTTPClient,
+                .hummingbird(), .hummingbird("HummingbirdCore"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .crypto,
                 .httpTypes,
@@ -264,7 +273,8 @@ let package = Package(
                 .unixSignals,
                 .metrics,
                 .prometheus,
-            ] + Target.Dependency.sqlitePlugins + Target.Dependency.postgresPlugins,
+            ] + Target.Dependency.sqlitePlugins + Target.Dependency.postgresPlugins
+                + Target.Dependency.tlsProducts,
             path: "Modules/WOPIDeployment",
             swiftSettings: swiftSettings
         ),
@@ -459,18 +469,17 @@ let package = Package(
                 "FileSystemStorage",
                 .target(name: "FUSEMount", condition: .when(platforms: [.linux])),
                 .hummingbird(),
-                .hummingbird("HummingbirdTLS"),
                 .argumentParser,
                 .serviceLifecycle,
                 .unixSignals,
                 .logging,
-                .asyncHTTPClient,
                 .nioHTTP1,
                 .httpTypes,
                 .crypto,
                 .metrics,
                 "WOPITelemetry",
-            ] + Target.Dependency.sqlitePlugins + Target.Dependency.postgresPlugins,
+            ] + Target.Dependency.sqlitePlugins + Target.Dependency.postgresPlugins
+                + Target.Dependency.tlsProducts,
             path: "Examples/wopi-host",
             resources: [.copy("Samples")],
             packageAccess: false,

@@ -117,4 +117,11 @@ struct DataDirectory {
 struct ValidationFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+
+    /// `option` needs `trait`, which this build of wopi-host left out (`make run` builds the demo's needs first).
+    static func leftOut(_ option: String, trait: String) -> ValidationFailure {
+        ValidationFailure(
+            "\(option): this wopi-host was built without the \(trait) trait (make run builds the demo's needs first); "
+                + "build it whole with `swift build --product wopi-host` (or `make build`).")
+    }
 }

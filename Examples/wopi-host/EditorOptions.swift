@@ -66,7 +66,11 @@ struct EditorOptions: ParsableArguments {
             guard url.hasPrefix("https://") || url.hasPrefix("http://") else {
                 throw ValidationError("--discovery-url must be an http(s) URL.")
             }
-            return .http(url)
+            #if TLS
+                return .http(url)
+            #else
+                throw ValidationFailure.leftOut("--discovery-url", trait: "TLS")
+            #endif
         case (nil, let path?):
             return .file(path)
         default:

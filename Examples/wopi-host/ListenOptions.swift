@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
-import HummingbirdTLS
 import WOPIDeployment
+
+#if TLS
+    import HummingbirdTLS
+#endif
 
 /// `serve`'s listener: where it listens, under which URL, with which TLS, timeouts and metrics.
 struct ListenOptions: ParsableArguments {
@@ -50,7 +53,11 @@ struct ListenOptions: ParsableArguments {
         configuration.bindHost = host
         configuration.port = port
         configuration.publicURL = publicURL
-        configuration.tls = try tlsConfiguration()
+        #if TLS
+            configuration.tls = try tlsConfiguration()
+        #else
+            if tlsCert != nil || tlsKey != nil { throw ValidationFailure.leftOut("--tls-cert", trait: "TLS") }
+        #endif
         configuration.idleTimeout = .seconds(idleTimeout)
         configuration.requestTimeouts = RequestTimeouts(header: .seconds(headerTimeout), body: .seconds(bodyTimeout))
         configuration.metrics = try metricsEndpoint()
@@ -77,17 +84,19 @@ struct ListenOptions: ParsableArguments {
         }
     }
 
-    /// The TLS settings from `--tls-cert` and `--tls-key`, or `nil` for plain HTTP.
-    private func tlsConfiguration() throws -> TLSConfiguration? {
-        switch (tlsCert, tlsKey) {
-        case (nil, nil):
-            return nil
-        case (let cert?, let key?):
-            return TLSConfiguration.makeServerConfiguration(
-                certificateChain: try NIOSSLCertificate.fromPEMFile(cert).map { .certificate($0) },
-                privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
-        default:
-            throw ValidationError("--tls-cert and --tls-key go together.")
+    #if TLS
+        /// The TLS settings from `--tls-cert` and `--tls-key`, or `nil` for plain HTTP.
+        private func tlsConfiguration() throws -> TLSConfiguration? {
+            switch (tlsCert, tlsKey) {
+            case (nil, nil):
+                return nil
+            case (let cert?, let key?):
+                return TLSConfiguration.makeServerConfiguration(
+                    certificateChain: try NIOSSLCertificate.fromPEMFile(cert).map { .certificate($0) },
+                    privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+            default:
+                throw ValidationError("--tls-cert and --tls-key go together.")
+            }
         }
-    }
+    #endif
 }

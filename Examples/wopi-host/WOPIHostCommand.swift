@@ -60,9 +60,7 @@ struct DataOptions: ParsableArguments {
                     url: database, keepingConnectionsOpen: serving)
             #else
                 _ = database
-                throw ValidationFailure(
-                    "--database: this wopi-host was built without PostgreSQL (make run builds the demo's needs "
-                        + "first); build it whole with `swift build --product wopi-host` or `make build`.")
+                throw ValidationFailure.leftOut("--database", trait: "PostgreSQL")
             #endif
         }
         return directory

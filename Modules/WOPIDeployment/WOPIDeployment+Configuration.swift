@@ -1,8 +1,11 @@
 public import Foundation
-public import HummingbirdTLS
 public import WOPIAuthorizationServer
 public import WOPIModels
 public import WOPIServer
+
+#if TLS
+    public import HummingbirdTLS
+#endif
 
 extension WOPIDeployment {
     /// What a deployment serves and how; every setting has a default that is safe to run.
@@ -14,8 +17,11 @@ extension WOPIDeployment {
         /// The external base URL clients use (`https://wopi.example.com`); `nil` uses each request's `Host` (and a
         /// proxy's `X-Forwarded-Proto`).
         public var publicURL: String?
-        /// Serve HTTPS with this configuration; `nil` serves plain HTTP (behind a TLS proxy, say).
-        public var tls: TLSConfiguration?
+        #if TLS
+            /// Serve HTTPS with this configuration; `nil` serves plain HTTP (behind a TLS proxy, say). With the `TLS`
+            /// trait only (a default).
+            public var tls: TLSConfiguration?
+        #endif
         /// The WOPI host's settings (`publicURL`, `scheme`, `shareLinks` and the proof-key source are set by the
         /// deployment).
         public var host = WOPIHostConfiguration()
@@ -83,5 +89,16 @@ extension WOPIDeployment {
 
         /// The defaults: plain HTTP on 127.0.0.1:8080, no pages, no discovery.
         public init() {}
+    }
+}
+
+extension WOPIDeployment.Configuration {
+    /// Whether the deployment serves HTTPS itself (``tls`` is set; never without the `TLS` trait).
+    var servesHTTPS: Bool {
+        #if TLS
+            tls != nil
+        #else
+            false
+        #endif
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 public import Hummingbird
 public import HummingbirdCore
-import HummingbirdTLS
 public import Logging
 import Metrics
 import NIOCore
@@ -12,6 +11,10 @@ import WOPIHTTPEdge
 public import WOPIModels
 public import WOPIServer
 public import WOPIServerHummingbird
+
+#if TLS
+    import HummingbirdTLS
+#endif
 
 /// A complete WOPI host, assembled from its stores and a configuration: the WOPI host and bootstrapper, the OAuth
 /// authorization server, share-link redemption, the host pages with their sign-in, the background services, the
@@ -83,7 +86,7 @@ public final class WOPIDeployment: Sendable {
         // share links, the templates, the FileUrls, the reader; TLS makes both schemes `https`.
         var oauthConfiguration = configuration.oauth
         oauthConfiguration.issuer = oauthConfiguration.issuer ?? configuration.publicURL
-        if configuration.tls != nil { oauthConfiguration.scheme = "https" }
+        if configuration.servesHTTPS { oauthConfiguration.scheme = "https" }
         oauthConfiguration.metricsFactory = oauthConfiguration.metricsFactory ?? metricsFactory
         // Every process of the deployment accepts the sign-in forms the others showed.
         oauthConfiguration.formKey = try await stores.keys.key(named: "oauth-form")
@@ -100,7 +103,7 @@ public final class WOPIDeployment: Sendable {
             timeout: configuration.readinessTimeout, clock: ContinuousClock(), logger: logger)
         var hostConfiguration = configuration.host
         hostConfiguration.publicURL = hostConfiguration.publicURL ?? configuration.publicURL
-        if configuration.tls != nil { hostConfiguration.scheme = "https" }
+        if configuration.servesHTTPS { hostConfiguration.scheme = "https" }
         hostConfiguration.metricsFactory = hostConfiguration.metricsFactory ?? metricsFactory
         let tokenKey = try await stores.keys.key(named: "token")
         if hostConfiguration.shareLinks == nil { hostConfiguration.shareLinks = try await stores.shareLinks() }
@@ -199,12 +202,18 @@ public final class WOPIDeployment: Sendable {
         let http = HTTP1Channel.Configuration(
             additionalChannelHandlers: [RequestReadGuard(timeouts: timeouts, logger: logger)],
             idleTimeout: TimeAmount(configuration.idleTimeout))
-        let tls = configuration.tls
         let maximumReadSize = configuration.maximumReadSize
+        #if TLS
+            let tls = configuration.tls
+        #endif
         return HTTPServerBuilder { responder in
             let http1 = EventLoopChannel(
                 base: HTTP1Channel(responder: responder, configuration: http), maximumReadSize: maximumReadSize)
-            return try tls.map { try TLSChannel(http1, tlsConfiguration: $0) } ?? http1
+            #if TLS
+                return try tls.map { try TLSChannel(http1, tlsConfiguration: $0) } ?? http1
+            #else
+                return http1
+            #endif
         }
     }
 
@@ -217,7 +226,7 @@ public final class WOPIDeployment: Sendable {
         addRoutes(to: router)
         let server = server()
         let bindHost = configuration.bindHost
-        let scheme = configuration.tls == nil ? "http" : "https"
+        let scheme = configuration.servesHTTPS ? "https" : "http"
         let base = baseURL
         let discovery = discovery
         let logger = logger
