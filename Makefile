@@ -27,7 +27,8 @@ run: deps
 ## make test: lint (formatting, and the imports: scripts/check-imports.py), build everything and run every test, build
 ## the docs (30-90 s on top of the test build), check the public API against the release in API/baseline
 ## (scripts/check-api.sh, about 2 minutes), build a provider's package on the HummingbirdAdapter and SQLite traits alone
-## (scripts/check-provider-package.sh), then the benchmark suite's smoke run and a short pass of every fuzz target.
+## (scripts/check-provider-package.sh) and what `make run` builds (scripts/check-run-build.sh, the Examples trait alone,
+## about 4 minutes), then the benchmark suite's smoke run and a short pass of every fuzz target.
 ## The examples are built with `packageAccess: false`, so the test build itself proves they use public API only; `make
 ## examples-standalone` proves it the long way. The real-mount FUSE suites run in a test process of their own: a child
 ## that another test spawns must never inherit a descriptor open on a test mount. So do the allocation counts, which
@@ -44,6 +45,7 @@ test: test-deps lint alerts
 	SWIFT=$(SWIFT) scripts/build-docs.sh --skip-build
 	SWIFT=$(SWIFT) scripts/check-api.sh
 	SWIFT=$(SWIFT) scripts/check-provider-package.sh
+	SWIFT=$(SWIFT) scripts/check-run-build.sh
 	$(MAKE) bench-smoke
 	$(MAKE) fuzz-smoke
 
