@@ -123,34 +123,30 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
                 return WOPIResponse(status: .notFound, body: .buffer(ByteBuffer(string: "No OAuth endpoint here.\n")))
             }
         } catch {
-            return answer(error, path: path)
+            return answer(error, to: request, path: path)
         }
     }
 
-    /// The answer to a request that failed with `error`: on the authorization path a page (the user is in a
-    /// browser), elsewhere the OAuth error's own JSON response, and a JSON `server_error` for any other error (a
-    /// storage failure included: OAuth clients read only OAuth's error format).
-    private func answer(_ error: any Error, path: String) -> WOPIResponse {
-        let page = path == configuration.authorizationPath
-        switch error {
-        case let refusal as SignInRefusal where page:
-            return AuthorizationPage.response(
-                AuthorizationPage.error(refusal.message, configuration: configuration), status: refusal.status,
-                retryAfter: refusal.retryAfter)
-        case let error as OAuthProtocolError:
+    /// The answer to a request that failed with `error`: on the authorization path a page for a sign-in refusal
+    /// or a failure (the user is in a browser); an OAuth error's own JSON everywhere; elsewhere a JSON
+    /// `server_error` for any other error (a storage failure included: OAuth clients read only OAuth's format).
+    private func answer(_ error: any Error, to request: WOPIRequest, path: String) -> WOPIResponse {
+        if error is OAuthProtocolError {
             logger.info("OAuth request refused", metadata: ["path": "\(path)", "error": "\(error)"])
-            return error.response
-        case let refusal as SignInRefusal:
-            return refusal.response
-        default:
-            logger.error("OAuth request failed", metadata: ["path": "\(path)", "error": "\(error)"])
-            if page {
-                return AuthorizationPage.response(
-                    AuthorizationPage.error("The server failed. Try again later.", configuration: configuration),
-                    status: .internalServerError)
-            }
-            return OAuthProtocolError(.serverError, "The server failed.", status: .internalServerError).response
         }
+        let configuration = configuration
+        guard path == configuration.authorizationPath else {
+            return WOPIResponse(
+                answering: error,
+                unexpected: OAuthProtocolError(.serverError, "The server failed.", status: .internalServerError),
+                logger: logger, metadata: ["path": "\(path)"])
+        }
+        return WOPIResponse(
+            answering: error, to: request,
+            page: {
+                AuthorizationPage.response(AuthorizationPage.error($1.text, configuration: configuration), status: $0)
+            },
+            logger: logger, metadata: ["path": "\(path)"])
     }
 
     /// The user an access token from this server was issued to; `nil` for an unknown, expired or revoked token,

@@ -21,6 +21,9 @@ struct OAuthProtocolError: HTTPResponseError, CustomStringConvertible {
 
     var description: String { "\(code): \(message)" }
 
+    /// None: an OAuth error keeps OAuth's JSON wherever it is answered, the authorization page included.
+    var pageMessage: ErrorPageMessage? { nil }
+
     /// `invalid_client`; with `basicChallenge`, a `401` with `WWW-Authenticate: Basic` (RFC 6749 §5.2).
     static func invalidClient(_ message: String, basicChallenge: Bool) -> OAuthProtocolError {
         guard basicChallenge else { return OAuthProtocolError(.invalidClient, message) }

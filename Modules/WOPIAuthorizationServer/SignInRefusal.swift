@@ -41,6 +41,9 @@ public enum SignInRefusal: HTTPResponseError, Equatable {
     /// The token endpoint's answer: ``oauthError``'s JSON.
     public var response: WOPIResponse { oauthError.response }
 
+    /// What a sign-in page says: "Cannot sign in" and ``message``.
+    public var pageMessage: ErrorPageMessage? { ErrorPageMessage(title: "Cannot sign in", message) }
+
     /// The token endpoint's JSON error: `temporarily_unavailable` with the status and `Retry-After`.
     var oauthError: OAuthProtocolError {
         var error = OAuthProtocolError(.temporarilyUnavailable, message, status: status)

@@ -56,21 +56,18 @@ public struct HostPages: HTTPEndpoints {
         ["/signin", "/signout", "/files", "/new", "/open/:id", "/close/:id", "/download/:id", "/share/:token"]
     }
 
-    /// Answers one page request; failures are pages, never thrown.
+    /// Answers one page request; failures are pages, never thrown: each error says what its page says
+    /// (``WOPIHTTPEdge/HTTPResponseError/pageMessage``), at its status.
     public func handle(_ request: WOPIRequest) async -> WOPIResponse {
         do {
             return try await route(request)
-        } catch let error as DiscoveryError {
-            logger.warning("Host page: discovery", metadata: ["error": "\(error)"])
-            return html(.badGateway, renderer.message(title: "Cannot open", error.message))
-        } catch let error as StorageError where error.code == .notFound || error.code == .notAFile {
-            return notFound
-        } catch let veto as ContentVeto {
-            logger.info("Host page: a change guard refused", metadata: ["path": "\(request.path)", "veto": "\(veto)"])
-            return html(veto.status, renderer.message(title: "Not allowed", veto.message))
         } catch {
-            logger.error("Host page failed", metadata: ["path": "\(request.path)", "error": "\(error)"])
-            return html(.internalServerError, renderer.message(title: "Error", "The host failed."))
+            if error is any HTTPResponseError {
+                logger.info("Host page refused", metadata: ["path": "\(request.path)", "error": "\(error)"])
+            }
+            return WOPIResponse(
+                answering: error, to: request, page: { [self] in page($0, $1) },
+                logger: logger, metadata: ["path": "\(request.path)"])
         }
     }
 
@@ -386,7 +383,10 @@ public struct HostPages: HTTPEndpoints {
         return response
     }
 
-    private var notFound: WOPIResponse {
-        html(.notFound, renderer.message(title: "Not found", "No such page or file."))
+    private var notFound: WOPIResponse { page(.notFound, ErrorPageMessage(status: .notFound)) }
+
+    /// The page of an error: `message` drawn by the renderer, at `status`.
+    private func page(_ status: HTTPResponse.Status, _ message: ErrorPageMessage) -> WOPIResponse {
+        html(status, renderer.message(title: message.title, message.text))
     }
 }

@@ -1,5 +1,9 @@
+import HTTPTypes
+public import WOPIHTTPEdge
+
 /// Why a ``DiscoveryClient`` cannot answer: discovery could not be fetched or read, or it lacks what was asked for.
-public struct DiscoveryError: Error, Sendable, CustomStringConvertible {
+/// Answered `502 Bad Gateway`: the WOPI client, not the request, is at fault.
+public struct DiscoveryError: HTTPResponseError, CustomStringConvertible {
     /// The kind of failure.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
@@ -41,4 +45,12 @@ public struct DiscoveryError: Error, Sendable, CustomStringConvertible {
         if let underlying { text += " (underlying: \(underlying))" }
         return text
     }
+}
+
+extension DiscoveryError {
+    /// `502` with ``message`` in `X-WOPI-ServerError`.
+    public var response: WOPIResponse { WOPIHTTPError(.badGateway, message).response }
+
+    /// What a page says: "Cannot open" and ``message``.
+    public var pageMessage: ErrorPageMessage? { ErrorPageMessage(title: "Cannot open", message) }
 }

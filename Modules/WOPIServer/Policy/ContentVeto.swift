@@ -34,4 +34,7 @@ public struct ContentVeto: HTTPResponseError, CustomStringConvertible {
 
     /// The answer: ``status`` with ``message`` in `X-WOPI-ServerError`.
     public var response: WOPIResponse { WOPIHTTPError(status, message).response }
+
+    /// What a page says: "Not allowed" and ``message``.
+    public var pageMessage: ErrorPageMessage? { ErrorPageMessage(title: "Not allowed", message) }
 }
