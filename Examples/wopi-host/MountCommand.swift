@@ -26,12 +26,14 @@ import WOPIStorage
 
         func run() async throws {
             let stores = try await data.open().stores()
-            guard try await stores.users.user(user) != nil else {
+            guard let owner = try await stores.users.user(user) else {
                 throw ValidationFailure("No user \(user); add one with `wopi-host user add \(user) --password-stdin`.")
             }
-            let root = try await stores.storage.rootContainer(forUser: user)
+            // The user's view through the host's door: the policy and serve's change guards decide here too.
+            let files = try await ExampleDecisions.host(stores).storage(for: owner)
+            let root = try await files.rootContainer(forUser: user)
             let mount = FUSEMount(
-                backend: stores.storage, lockStore: stores.locks, root: root.id,
+                backend: files, lockStore: stores.locks, root: root.id,
                 configuration: FUSEMount.Configuration(
                     mountPoint: mountPoint, readOnly: readOnly, lockHolder: "wopi-host mount"),
                 logger: Logger(label: "wopi-host"))

@@ -7,7 +7,7 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Base: String, Hashable, Sendable {
             case notFound, nameConflict, invalidName, notEmpty, versionMismatch, notAFile, notAContainer
-            case unsupported, tooLarge, crossContainerMove, io, corrupt, busy, unavailable
+            case unsupported, tooLarge, crossContainerMove, io, corrupt, busy, unavailable, permissionDenied
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -43,6 +43,9 @@ public struct StorageError: Error, Sendable, CustomStringConvertible {
         /// The storage service (a database server) cannot be reached for now; nothing was changed, and the same
         /// request may succeed when retried in a few seconds. A WOPI host answers it with `503` and `Retry-After`.
         public static let unavailable = Code(.unavailable)
+        /// The user whose view of the storage this is may not do this (a policy's refusal or a change guard's veto,
+        /// as a user-scoped view such as `WOPIHost.storage(for:)` reports them); nothing was changed.
+        public static let permissionDenied = Code(.permissionDenied)
 
         public var description: String { base.rawValue }
     }

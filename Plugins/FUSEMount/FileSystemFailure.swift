@@ -19,7 +19,8 @@ struct FileSystemFailure: Error, CustomStringConvertible {
     ///
     /// Backend errors map to their POSIX meaning: `notFound`→`ENOENT`, `nameConflict`→`EEXIST`,
     /// `invalidName`→`EINVAL`, `notEmpty`→`ENOTEMPTY`, `crossContainerMove`→`EXDEV` (so that `mv` falls back to
-    /// copying), `notAFile`→`EISDIR`, `notAContainer`→`ENOTDIR`, `unsupported`→`ENOTSUP`, `tooLarge`→`EFBIG`;
+    /// copying), `notAFile`→`EISDIR`, `notAContainer`→`ENOTDIR`, `unsupported`→`ENOTSUP`, `tooLarge`→`EFBIG`,
+    /// `permissionDenied`→`EACCES`;
     /// a missed deadline is `ETIMEDOUT`, everything else `EIO`.
     static func errno(for error: any Error) -> Int32 {
         switch error {
@@ -38,6 +39,7 @@ struct FileSystemFailure: Error, CustomStringConvertible {
             case .notAContainer: return ENOTDIR
             case .unsupported: return ENOTSUP
             case .tooLarge: return EFBIG
+            case .permissionDenied: return EACCES
             default: return EIO
             }
         default:
