@@ -646,9 +646,10 @@ let package = Package(
             name: "FUSEMountTests",
             dependencies: [
                 "WOPITestSupport", "wopi", "wopi-host",
-                "FUSEMount", "WOPIStorage", "FileSystemStorage",
+                "FUSEMount", "WOPIStorage", "FileSystemStorage", "WOPIServer",
                 .nioCore,
                 .logging,
+                .crypto,
             ],
             path: "Tests/FUSEMountTests",
             swiftSettings: swiftSettings
