@@ -2,7 +2,7 @@ import WOPIDeployment
 import WOPIServer
 
 /// Every decision of the example host beyond its policy, in one place: `serve` and each command that acts for a user
-/// (`import`, `token`, `mount`) build their host with these, so a change guard added here (a quota, a file-type rule)
+/// (`import`, `token`, `share`, `unshare`, `mount`) build their host with these, so a change guard added here (a quota, a file-type rule)
 /// holds for WOPI, the host pages, the command line and the mount alike.
 enum ExampleDecisions {
     /// What sees, and may veto, every change: none in the example; a provider adds theirs here.

@@ -19,7 +19,7 @@ struct ShareCommand: AsyncParsableCommand {
 
     func run() async throws {
         let stores = try await data.open().stores()
-        let item = try await OwnedItem.resolve(path, of: user, in: stores)
+        let item = try await OwnedItem.shareable(path, of: user, in: stores)
         guard try await stores.users.user(with) != nil else { throw ValidationFailure("No user \(with).") }
         guard with != user else { throw ValidationFailure("\(user) owns \(path) already.") }
         let permission: Permission = view ? .view : .edit
@@ -55,7 +55,7 @@ struct UnshareCommand: AsyncParsableCommand {
 
     func run() async throws {
         let stores = try await data.open().stores()
-        let item = try await OwnedItem.resolve(path, of: user, in: stores)
+        let item = try await OwnedItem.shareable(path, of: user, in: stores)
         let links = try await stores.shareLinks()
         if let link {
             guard
@@ -120,6 +120,15 @@ enum OwnedItem {
         guard !path.split(separator: "/").isEmpty,
             let item = try? await stores.storage.item(atPath: path, under: root.id)
         else { throw ValidationFailure("\(user) has no file or folder \(path).") }
+        return item
+    }
+
+    /// The item at `path` below `user`'s root, which the door lets `user` share (``ItemAction/share``, as for
+    /// GetShareUrl): the policy of `serve` decides for `share` and `unshare` too.
+    static func shareable(_ path: String, of user: String, in stores: DeploymentStores) async throws -> StorageItem {
+        let item = try await resolve(path, of: user, in: stores)
+        guard let owner = try await stores.users.user(user) else { throw ValidationFailure("No user \(user).") }
+        try await ExampleDecisions.host(stores).authorize(.share, on: item, by: owner)
         return item
     }
 
