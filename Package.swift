@@ -92,6 +92,8 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "WOPIModels", targets: ["WOPIModels"]),
+        .library(name: "WOPIFoundation", targets: ["WOPIFoundation"]),
+        .library(name: "WOPIAccounts", targets: ["WOPIAccounts"]),
         .library(name: "WOPIStorage", targets: ["WOPIStorage"]),
         .library(name: "WOPIChunking", targets: ["WOPIChunking"]),
         .library(name: "WOPIStorageConformance", targets: ["WOPIStorageConformance"]),
@@ -153,10 +155,16 @@ let package = Package(
             path: "Modules/CWOPIWriteback"
         ),
         .target(
+            name: "WOPIFoundation",
+            dependencies: ["CWOPIWriteback", .nioCore, .nioPosix, .metrics],
+            path: "Modules/WOPIFoundation",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "WOPIStorage",
             dependencies: [
+                "WOPIFoundation",
                 "WOPIChunking",
-                "CWOPIWriteback",
                 .nioCore,
                 .nioPosix,
                 .crypto,
@@ -192,7 +200,7 @@ let package = Package(
         .target(
             name: "WOPIHTTPEdge",
             dependencies: [
-                "WOPIModels", "WOPIStorage",
+                "WOPIModels", "WOPIFoundation",
                 .httpTypes,
                 .nioCore,
                 .logging,
@@ -205,6 +213,8 @@ let package = Package(
             name: "WOPIServer",
             dependencies: [
                 "WOPIModels",
+                "WOPIFoundation",
+                "WOPIAccounts",
                 "WOPIStorage",
                 "WOPIChunking",
                 "WOPIHTTPEdge",
@@ -221,6 +231,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "WOPIAccounts",
+            dependencies: [
+                "WOPIFoundation", "WOPIModels", "WOPIHTTPEdge",
+                .crypto, .cryptoExtras, .logging, .nioCore, .nioPosix,
+            ],
+            path: "Modules/WOPIAccounts",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "WOPIOAuthCore",
             dependencies: ["WOPIModels", .crypto],
             path: "Modules/WOPIOAuthCore",
@@ -229,11 +248,11 @@ let package = Package(
         .target(
             name: "WOPIAuthorizationServer",
             dependencies: [
-                "WOPIStorage",
+                "WOPIFoundation",
+                "WOPIAccounts",
                 .nioPosix,
                 "WOPIModels",
                 "WOPIOAuthCore",
-                "WOPIServer",
                 "WOPIHTTPEdge",
                 .httpTypes,
                 .nioCore,
@@ -299,7 +318,7 @@ let package = Package(
             name: "WOPIOAuth",
             dependencies: [
                 "WOPIModels",
-                "WOPIStorage",
+                "WOPIFoundation",
                 "WOPIOAuthCore",
                 .asyncHTTPClient,
                 .crypto,

@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTypes
 import Logging
+public import WOPIAccounts
 public import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
-public import WOPIServer
 
 extension OAuthAuthorizationServer {
     /// `GET /oauth2/authorize`: validates the request and shows the sign-in page.

@@ -1,16 +1,16 @@
 public import Crypto
 public import Foundation
 public import Metrics
+public import WOPIAccounts
 import WOPIModels
 import WOPIOAuthCore
-public import WOPIServer
 
 extension OAuthAuthorizationServer {
     /// How an ``OAuthAuthorizationServer`` behaves. Every property has a sensible default.
     public struct Configuration: Sendable {
         /// The issuer identifier (RFC 8414, RFC 9207 `iss`): the external base URL, such as
         /// `https://wopi.example.com`, also the base of every endpoint URL. When `nil`, each request's origin
-        /// (`Host`, `X-Forwarded-Proto`) is used, like ``WOPIHostConfiguration/publicURL``; set it in production so a
+        /// (`Host`, `X-Forwarded-Proto`) is used, like `WOPIHostConfiguration.publicURL`; set it in production so a
         /// forged `Host` header cannot change `iss`.
         public var issuer: String?
         /// The scheme the server itself serves (`http`, or `https` when it terminates TLS): with no ``issuer``,
@@ -56,7 +56,7 @@ extension OAuthAuthorizationServer {
         /// client; `nil` (or a `nil` result) sends none. Office echoes it in `X-WOPI-SessionContext`.
         public var sessionContext: (@Sendable (WOPIUser, OAuthClient) -> String?)?
         /// The key that signs sign-in forms against cross-site request forgery. Give every process of one
-        /// deployment the same key (for example from ``SecretKeyFile``); `nil` makes a random key per server.
+        /// deployment the same key (for example from `SecretKeyFile`); `nil` makes a random key per server.
         public var formKey: SymmetricKey?
         /// Hashes and verifies client secrets and user passwords.
         public var passwordHasher = PasswordHasher()

@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import Logging
+import WOPIAccounts
 import WOPIHTTPEdge
-import WOPIServer
 
 extension OAuthAuthorizationServer {
     /// The counters one sign-in or client authentication is checked and counted against.

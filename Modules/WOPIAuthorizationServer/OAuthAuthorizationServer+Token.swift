@@ -1,10 +1,10 @@
 import Foundation
 import HTTPTypes
 import Logging
+import WOPIAccounts
 import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
 
 extension OAuthAuthorizationServer {
     /// The token response (RFC 6749 §5.1). `expires_in` is a JSON number of seconds, as the RFC says (the CSPP

@@ -4,10 +4,10 @@ import HTTPTypes
 public import Logging
 import Metrics
 import NIOCore
+public import WOPIAccounts
 public import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
-public import WOPIServer
 
 /// An OAuth 2.0 authorization server for Office for iOS and Android (CSPP) and native apps, framework-neutral.
 ///

@@ -1,7 +1,7 @@
 import Foundation
+public import WOPIAccounts
 import WOPIModels
 import WOPIOAuthCore
-public import WOPIServer
 
 /// A client registered with the ``OAuthAuthorizationServer``, such as Office (confidential) or a native app.
 ///

@@ -1,8 +1,8 @@
 import Foundation
+import WOPIFoundation
 import WOPIHTTPEdge
 import WOPIModels
 import WOPIOAuthCore
-import WOPIStorage
 
 /// The parameters of an OAuth request (query or form body), looked up by case-insensitive name.
 ///

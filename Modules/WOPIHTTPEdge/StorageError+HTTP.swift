@@ -1,5 +1,5 @@
 import HTTPTypes
-public import WOPIStorage
+public import WOPIFoundation
 
 extension StorageError: HTTPResponseError {
     /// The WOPI status of a storage failure: 404 for a missing item, 409 for a conflict, 400 for a bad name, 401 for

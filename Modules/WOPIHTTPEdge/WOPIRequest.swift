@@ -1,8 +1,8 @@
 import Foundation
 public import HTTPTypes
 import NIOCore
+public import WOPIFoundation
 import WOPIModels
-public import WOPIStorage
 
 /// A request to any WOPIKit endpoint (the WOPI host, the authorization server, the host pages), independent of any
 /// web framework.

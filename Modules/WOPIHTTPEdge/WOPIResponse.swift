@@ -1,8 +1,8 @@
 import Foundation
 public import HTTPTypes
 public import NIOCore
+public import WOPIFoundation
 import WOPIModels
-public import WOPIStorage
 
 /// A response from the WOPI host, independent of any web framework.
 public struct WOPIResponse: Sendable {

@@ -1,7 +1,7 @@
 import Crypto
 public import Foundation
 public import NIOPosix
-import WOPIStorage
+import WOPIFoundation
 
 /// A ``TokenStore`` that keeps each key's tokens in a JSON file readable only by the owner, for command-line tools.
 ///

@@ -1,5 +1,5 @@
 import Metrics
-import WOPIStorage
+import WOPIFoundation
 
 /// The authorization server's metrics (Docs/operations.md): sign-ins and client authentications by result, and
 /// codes or refresh tokens presented twice.

@@ -1,8 +1,9 @@
 public import Foundation
 public import NIOPosix
+import WOPIAccounts
+import WOPIFoundation
 import WOPIModels
 import WOPIOAuthCore
-import WOPIServer
 
 /// An ``OAuthStore`` in one JSON file, shared by every process that opens it.
 ///

@@ -1,6 +1,7 @@
 public import Foundation
 public import NIOPosix
-import WOPIServer
+import WOPIAccounts
+import WOPIFoundation
 
 /// A ``SignInThrottleStore`` in one JSON file, shared by every process that opens it (the file deployment's
 /// companion of ``FileOAuthStore``).

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-package import Logging
+import Logging
 import WOPIHTTPEdge
 import WOPIModels
 import WOPIStorage
@@ -81,24 +81,5 @@ extension AccessToken.Resource {
         case .file(let id), .container(let id): id.rawValue
         case .ecosystem: nil
         }
-    }
-}
-
-extension AuditLog {
-    /// Records `event`; a failure is logged to `logger` as an error instead of thrown, for the callers whose work
-    /// must go on without its record (a save, a sign-in).
-    package func record(_ event: AuditEvent, reportingFailuresTo logger: Logger) async {
-        do {
-            try await record(event)
-        } catch {
-            logger.auditLogRefused(event, error)
-        }
-    }
-}
-
-extension Logger {
-    /// Logs that an audit log refused `event` with `error`, for callers that go on without its record.
-    package func auditLogRefused(_ event: AuditEvent, _ error: any Error) {
-        self.error("The audit log refused an event", metadata: ["action": "\(event.action)", "error": "\(error)"])
     }
 }

@@ -1,6 +1,5 @@
 import HTTPTypes
 package import Tracing
-package import WOPIHTTPEdge
 
 /// Runs `answer` in a server span `name` of the process's tracer, a child of the trace context `request` carries
 /// (`traceparent` with a W3C propagator such as swift-otel's), and records the method and the status on it (a

@@ -1,4 +1,5 @@
-/// An error from a ``StorageBackend`` or a ``LockStore``.
+/// An error from storage, a file or a body: a `StorageBackend` or a `LockStore` of `WOPIStorage`, a file WOPIKit
+/// writes, or a body larger than allowed.
 ///
 /// Match on ``code``; the cases are open for additions, so always keep a `default` branch. The ``message``
 /// says what went wrong and what to do, in words fit for a log or an operator.

@@ -1,8 +1,8 @@
 public import Foundation
 package import NIOCore
 public import NIOPosix
+import WOPIFoundation
 import WOPIHTTPEdge
-import WOPIStorage
 
 /// An ``AuditLog`` in a JSON-lines file: one event per line, appended with `O_APPEND`, mode 0600. Read with `jq`,
 /// `grep`, or `wopi-host audit`. The file grows without bound: rotate it with logrotate (`copytruncate`).

@@ -1,5 +1,5 @@
 import Foundation
-import WOPIStorage
+import WOPIFoundation
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,5 @@
 package import Foundation
 package import NIOPosix
-import WOPIStorage
 
 /// A JSON value kept in one file that several processes share (a host and the commands beside it).
 ///

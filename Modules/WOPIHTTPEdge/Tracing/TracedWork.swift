@@ -1,8 +1,8 @@
 package import Tracing
-package import WOPIStorage
+package import WOPIFoundation
 
 /// The work a request's child spans cover, each a span of the process's tracer (swift-distributed-tracing) under
-/// the request's span: `storage.*` for the ``StorageBackend``, `database.*` for the lock store and the user
+/// the request's span: `storage.*` for the `StorageBackend`, `database.*` for the lock store and the user
 /// directory (the database in SQLite and PostgreSQL deployments), `proof_key.verify` and `password.hash`.
 ///
 /// With no instrument bootstrapped (the default) and none bound by `withTracer`, the work runs without a span: no

@@ -1,4 +1,4 @@
-/// The stable, URL-safe identifier of a file or container in a ``StorageBackend``.
+/// The stable, URL-safe identifier of a file or container in a `StorageBackend` (`WOPIStorage`).
 ///
 /// An ID never changes across edits, renames and moves, and is the same for every user. It is made of
 /// ASCII letters, digits, `-` and `_` only (1...128 characters), so it can stand in a WOPI URL path as is.

@@ -1,7 +1,7 @@
 public import Foundation
 public import NIOPosix
 import Synchronization
-import WOPIStorage
+import WOPIFoundation
 
 /// A ``UserDirectory`` in one JSON file, safe to share between processes.
 ///
