@@ -13,7 +13,7 @@ OWN_PROCESS = 'PostgresTests|ClusterValidatorScenarioTests'
 # swift test, with a failing pass's failures printed again at its end (where a CI log's tail shows them).
 TEST = SWIFT=$(SWIFT) scripts/swift-test.sh
 
-.PHONY: run test build provider-package lint format deps test-deps alerts examples-standalone bench bench-smoke fuzz fuzz-smoke fuzz-http fuzz-build test-asan test-tsan docs api
+.PHONY: run test build provider-package lint generate format deps test-deps alerts examples-standalone bench bench-smoke fuzz fuzz-smoke fuzz-http fuzz-build test-asan test-tsan docs api
 
 ## make run: build the example host with the demo's needs alone and start it on its default storage (seeds a demo
 ## user on first start). A debug build (half the wait of a release build) on the Examples trait only: without
@@ -136,6 +136,12 @@ api: deps
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel Package.swift Modules Plugins Examples Benchmarks Tests Fuzz
 	scripts/check-imports.py
+	scripts/generate-check-file-info.py --check
+
+## make generate: writes CheckFileInfo's CodingKeys and direct JSON writer from its properties (a property's line
+## ends with its wire name); run it after adding a property, and commit what it wrote.
+generate:
+	scripts/generate-check-file-info.py
 
 format:
 	$(SWIFT) format --in-place --recursive --parallel Package.swift Modules Plugins Examples Benchmarks Tests Fuzz

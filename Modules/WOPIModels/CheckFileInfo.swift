@@ -6,6 +6,9 @@
 /// Every optional property is left out of the JSON when `nil` (WOPI forbids `null`). Property names follow Swift
 /// style; ``CodingKeys`` maps them to the exact wire names (`BaseFileName`, `SHA256`, ...).
 ///
+/// Each property's line ends with its wire name; `scripts/generate-check-file-info.py` (`make generate`) writes
+/// ``CodingKeys`` and the host's direct JSON writer from those lines, so a new property is written here only.
+///
 /// ```swift
 /// var info = CheckFileInfo(baseFileName: "Budget.xlsx", ownerID: "u1", size: 48213, version: "v42")
 /// info.supportsLocks = true let json = try WOPIJSON.encoder.encode(info)
@@ -16,285 +19,285 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
 
     /// The file name with its extension, no path, under the host's ``FileNameRules`` (Office for iOS/Android cannot show
     /// a leading `.` or the characters ``FileNameRules/officeMobile`` refuses).
-    public var baseFileName: String
+    public var baseFileName: String  // BaseFileName
     /// The file's owner, unique per user and stable; alphanumeric only.
-    public var ownerID: String
+    public var ownerID: String  // OwnerId
     /// The content size in bytes; `0` means a new, empty file.
-    public var size: Int64
+    public var size: Int64  // Size
     /// Changes whenever the content changes and never repeats for this file.
-    public var version: String
+    public var version: String  // Version
     /// The current user, unique and stable; alphanumeric only. May be left out for anonymous users.
-    public var userID: String?
+    public var userID: String?  // UserId
 
     // MARK: Host capabilities
 
     /// Lock, Unlock, RefreshLock and UnlockAndRelock are implemented.
-    public var supportsLocks: Bool?
+    public var supportsLocks: Bool?  // SupportsLocks
     /// GetLock is implemented.
-    public var supportsGetLock: Bool?
+    public var supportsGetLock: Bool?  // SupportsGetLock
     /// Lock IDs up to 1024 characters are accepted.
-    public var supportsExtendedLockLength: Bool?
+    public var supportsExtendedLockLength: Bool?  // SupportsExtendedLockLength
     /// PutFile and PutRelativeFile are implemented.
-    public var supportsUpdate: Bool?
+    public var supportsUpdate: Bool?  // SupportsUpdate
     /// RenameFile is implemented.
-    public var supportsRename: Bool?
+    public var supportsRename: Bool?  // SupportsRename
     /// DeleteFile is implemented.
-    public var supportsDeleteFile: Bool?
+    public var supportsDeleteFile: Bool?  // SupportsDeleteFile
     /// The container operations are implemented.
-    public var supportsContainers: Bool?
+    public var supportsContainers: Bool?  // SupportsContainers
     /// CheckEcosystem, GetEcosystem and GetRootContainer (ecosystem) are implemented.
-    public var supportsEcosystem: Bool?
+    public var supportsEcosystem: Bool?  // SupportsEcosystem
     /// GetFileWopiSrc (ecosystem) is implemented.
-    public var supportsGetFileWopiSrc: Bool?
+    public var supportsGetFileWopiSrc: Bool?  // SupportsGetFileWopiSrc
     /// PutUserInfo is implemented.
-    public var supportsUserInfo: Bool?
+    public var supportsUserInfo: Bool?  // SupportsUserInfo
     /// The share URL types GetShareUrl accepts: `ReadOnly`, `ReadWrite`.
-    public var supportedShareURLTypes: [String]?
+    public var supportedShareURLTypes: [String]?  // SupportedShareUrlTypes
     /// Whether the host accepts AddActivities (comments and mentions).
-    public var supportsAddActivities: Bool?
+    public var supportsAddActivities: Bool?  // SupportsAddActivities
     /// OneNote's cell storage operations are implemented (not for CSPP).
-    public var supportsCobalt: Bool?
+    public var supportsCobalt: Bool?  // SupportsCobalt
     /// Deprecated folder operations are implemented.
-    public var supportsFolders: Bool?
+    public var supportsFolders: Bool?  // SupportsFolders
     /// Unused.
-    public var supportsFileCreation: Bool?
+    public var supportsFileCreation: Bool?  // SupportsFileCreation
     /// Unused.
-    public var supportsScenarioLinks: Bool?
+    public var supportsScenarioLinks: Bool?  // SupportsScenarioLinks
     /// Unused.
-    public var supportsSecureStore: Bool?
+    public var supportsSecureStore: Bool?  // SupportsSecureStore
 
     // MARK: User metadata
 
     /// The user's display name; should match the bootstrapper's `UserFriendlyName`.
-    public var userFriendlyName: String?
+    public var userFriendlyName: String?  // UserFriendlyName
     /// The user is not signed in.
-    public var isAnonymousUser: Bool?
+    public var isAnonymousUser: Bool?  // IsAnonymousUser
     /// The user is an education user. Required for Office for iOS/Android and equal to the parent container's value.
-    public var isEduUser: Bool?
+    public var isEduUser: Bool?  // IsEduUser
     /// The user is a business user who needs a Microsoft 365 subscription to edit. Required for Office for iOS/Android and equal to the parent container's value.
-    public var licenseCheckForEditIsEnabled: Bool?
+    public var licenseCheckForEditIsEnabled: Bool?  // LicenseCheckForEditIsEnabled
     /// The string last stored for this user by PutUserInfo.
-    public var userInfo: String?
+    public var userInfo: String?  // UserInfo
 
     // MARK: User permissions
 
     /// The user may change the file (PutFile).
-    public var userCanWrite: Bool?
+    public var userCanWrite: Bool?  // UserCanWrite
     /// The file cannot be changed by this user.
-    public var readOnly: Bool?
+    public var readOnly: Bool?  // ReadOnly
     /// The user may rename the file.
-    public var userCanRename: Bool?
+    public var userCanRename: Bool?  // UserCanRename
     /// The user cannot create new files; PutRelativeFile answers 501.
-    public var userCanNotWriteRelative: Bool?
+    public var userCanNotWriteRelative: Bool?  // UserCanNotWriteRelative
     /// Client-specific restriction.
-    public var restrictedWebViewOnly: Bool?
+    public var restrictedWebViewOnly: Bool?  // RestrictedWebViewOnly
     /// The user may attend a broadcast (web).
-    public var userCanAttend: Bool?
+    public var userCanAttend: Bool?  // UserCanAttend
     /// The user may present a broadcast (web).
-    public var userCanPresent: Bool?
+    public var userCanPresent: Bool?  // UserCanPresent
 
     // MARK: File URLs
 
     /// Host page that loads the `edit` action.
-    public var hostEditURL: String?
+    public var hostEditURL: String?  // HostEditUrl
     /// Host page that loads the `view` action.
-    public var hostViewURL: String?
+    public var hostViewURL: String?  // HostViewUrl
     /// Embeddable view page.
-    public var hostEmbeddedViewURL: String?
+    public var hostEmbeddedViewURL: String?  // HostEmbeddedViewUrl
     /// Unused.
-    public var hostEmbeddedEditURL: String?
+    public var hostEmbeddedEditURL: String?  // HostEmbeddedEditUrl
     /// Where to go on close or on a fatal error.
-    public var closeURL: String?
+    public var closeURL: String?  // CloseUrl
     /// Downloads the latest version directly.
-    public var downloadURL: String?
+    public var downloadURL: String?  // DownloadUrl
     /// Sharing UI.
-    public var fileSharingURL: String?
+    public var fileSharingURL: String?  // FileSharingUrl
     /// Version history UI.
-    public var fileVersionURL: String?
+    public var fileVersionURL: String?  // FileVersionUrl
     /// UI that creates an embed URL.
-    public var fileEmbedCommandURL: String?
+    public var fileEmbedCommandURL: String?  // FileEmbedCommandUrl
     /// Signs the user out.
-    public var signoutURL: String?
+    public var signoutURL: String?  // SignoutUrl
     /// A direct download URL used as given (no token appended, never proof-signed); GetFile must still work.
-    public var fileURL: String?
+    public var fileURL: String?  // FileUrl
     /// A user-accessible URL for opening the file in a client, for example a DAV URL.
-    public var clientURL: String?
+    public var clientURL: String?  // ClientUrl
     /// Unused.
-    public var hostRestURL: String?
+    public var hostRestURL: String?  // HostRestUrl
     /// Unused.
-    public var signInURL: String?
+    public var signInURL: String?  // SignInUrl
     /// Unused.
-    public var editAndReplyURL: String?
+    public var editAndReplyURL: String?  // EditAndReplyUrl
 
     // MARK: Breadcrumbs
 
     /// The host's brand name.
-    public var breadcrumbBrandName: String?
+    public var breadcrumbBrandName: String?  // BreadcrumbBrandName
     /// The host's home page.
-    public var breadcrumbBrandURL: String?
+    public var breadcrumbBrandURL: String?  // BreadcrumbBrandUrl
     /// The document name shown (falls back to `BaseFileName`).
-    public var breadcrumbDocName: String?
+    public var breadcrumbDocName: String?  // BreadcrumbDocName
     /// The containing folder's name.
-    public var breadcrumbFolderName: String?
+    public var breadcrumbFolderName: String?  // BreadcrumbFolderName
     /// The containing folder's page.
-    public var breadcrumbFolderURL: String?
+    public var breadcrumbFolderURL: String?  // BreadcrumbFolderUrl
     /// Deprecated.
-    public var breadcrumbDocURL: String?
+    public var breadcrumbDocURL: String?  // BreadcrumbDocUrl
 
     // MARK: Other properties
 
     /// The extension, starting with `.`; clients use it instead of parsing `BaseFileName`.
-    public var fileExtension: String?
+    public var fileExtension: String?  // FileExtension
     /// The longest name accepted, without the extension; absent or `0` means 250.
-    public var fileNameMaxLength: Int?
+    public var fileNameMaxLength: Int?  // FileNameMaxLength
     /// UTC ISO 8601 round-trip time of the last change, for example `2009-06-15T13:45:30.0000000Z`.
-    public var lastModifiedTime: String?
+    public var lastModifiedTime: String?  // LastModifiedTime
     /// Base64 of the SHA-256 digest of the content.
-    public var sha256: String?
+    public var sha256: String?  // SHA256
     /// An alternative to `SHA256` (not supported in CSPP).
-    public var uniqueContentID: String?
+    public var uniqueContentID: String?  // UniqueContentId
     /// The host cannot accept writes right now.
-    public var temporarilyNotWritable: Bool?
+    public var temporarilyNotWritable: Bool?  // TemporarilyNotWritable
     /// Printing is turned off.
-    public var disablePrint: Bool?
+    public var disablePrint: Bool?  // DisablePrint
     /// Translation is turned off.
-    public var disableTranslation: Bool?
+    public var disableTranslation: Bool?  // DisableTranslation
     /// Client feature switch.
-    public var allowAdditionalMicrosoftServices: Bool?
+    public var allowAdditionalMicrosoftServices: Bool?  // AllowAdditionalMicrosoftServices
     /// Client feature switch.
-    public var allowErrorReportPrompt: Bool?
+    public var allowErrorReportPrompt: Bool?  // AllowErrorReportPrompt
     /// Client feature switch.
-    public var allowExternalMarketplace: Bool?
+    public var allowExternalMarketplace: Bool?  // AllowExternalMarketplace
     /// Client feature switch.
-    public var closeButtonClosesWindow: Bool?
+    public var closeButtonClosesWindow: Bool?  // CloseButtonClosesWindow
     /// `Normal`, `Minor`, `Medium`, `Major` or `Critical`.
-    public var requestedCallThrottling: String?
+    public var requestedCallThrottling: String?  // RequestedCallThrottling
     /// `MostProtected`, `Protected`, `Normal`, `LessProtected` or `LeastProtected`.
-    public var clientThrottlingProtection: String?
+    public var clientThrottlingProtection: String?  // ClientThrottlingProtection
     /// Pre-release: `BlockAll` or `CurrentDocumentOnly`.
-    public var copyPasteRestrictions: String?
+    public var copyPasteRestrictions: String?  // CopyPasteRestrictions
     /// Pre-release: `Private` or `Shared`. Forbidden by the validator's CSPP schema; leave it `nil` for CSPP.
-    public var sharingStatus: String?
+    public var sharingStatus: String?  // SharingStatus
     /// Pre-release (web).
-    public var workflowType: [String]?
+    public var workflowType: [String]?  // WorkflowType
     /// Pre-release (web).
-    public var workflowURL: String?
+    public var workflowURL: String?  // WorkflowUrl
     /// Pre-release (web).
-    public var workflowPostMessage: Bool?
+    public var workflowPostMessage: Bool?  // WorkflowPostMessage
     /// Unused.
-    public var hostNotes: String?
+    public var hostNotes: String?  // HostNotes
     /// Unused.
-    public var timeZone: String?
+    public var timeZone: String?  // TimeZone
     /// Unused.
-    public var tenantID: String?
+    public var tenantID: String?  // TenantId
     /// Unused.
-    public var presenceProvider: String?
+    public var presenceProvider: String?  // PresenceProvider
     /// Unused.
-    public var presenceUserID: String?
+    public var presenceUserID: String?  // PresenceUserId
     /// Unused.
-    public var userPrincipalName: String?
+    public var userPrincipalName: String?  // UserPrincipalName
     /// Unused; use `UserId`.
-    public var hostAuthenticationID: String?
+    public var hostAuthenticationID: String?  // HostAuthenticationId
     /// Unused.
-    public var irmPolicyDescription: String?
+    public var irmPolicyDescription: String?  // IrmPolicyDescription
     /// Unused.
-    public var irmPolicyTitle: String?
+    public var irmPolicyTitle: String?  // IrmPolicyTitle
     /// Unused.
-    public var protectInClient: Bool?
+    public var protectInClient: Bool?  // ProtectInClient
     /// Unused.
-    public var webEditingDisabled: Bool?
+    public var webEditingDisabled: Bool?  // WebEditingDisabled
     /// Unused.
-    public var disableBrowserCachingOfUserContent: Bool?
+    public var disableBrowserCachingOfUserContent: Bool?  // DisableBrowserCachingOfUserContent
     /// Deprecated.
-    public var editingCannotSave: Bool?
+    public var editingCannotSave: Bool?  // EditingCannotSave
     /// Deprecated.
-    public var hostName: String?
+    public var hostName: String?  // HostName
     /// Deprecated.
-    public var privacyURL: String?
+    public var privacyURL: String?  // PrivacyUrl
     /// Deprecated.
-    public var termsOfUseURL: String?
+    public var termsOfUseURL: String?  // TermsOfUseUrl
     /// CSPP Plus: the host implements the co-authoring extensions (coauth locks, chunked transfer). Forbidden by the
     /// validator's CSPP schema, so a CSPP host never sends it.
-    public var supportsCoauth: Bool?
+    public var supportsCoauth: Bool?  // SupportsCoauth
 
     // MARK: CSPP Plus (co-authoring; sent only by a host configured for it)
 
     /// `SequenceNumber`: the sequence number of the file's content.
-    public var sequenceNumber: Int64?
+    public var sequenceNumber: Int64?  // SequenceNumber
     /// `SupportsChunkedFileTransfer`: the host answers GetChunkedFile, PutChunkedFile, GetChunks and
     /// GetSequenceNumber.
-    public var supportsChunkedFileTransfer: Bool?
+    public var supportsChunkedFileTransfer: Bool?  // SupportsChunkedFileTransfer
     /// `SupportsResumableFileTransfer`: the host answers CreateUploadSession and UpdateUploadSession, and commits
     /// an upload session through PutChunkedFile's `UploadSessionTokenToCommit`.
-    public var supportsResumableFileTransfer: Bool?
+    public var supportsResumableFileTransfer: Bool?  // SupportsResumableFileTransfer
     /// `RealTimeChannelEndpointUrl`: the real-time channel endpoint (discovery's `rtc`).
-    public var realTimeChannelEndpointURL: String?
+    public var realTimeChannelEndpointURL: String?  // RealTimeChannelEndpointUrl
     /// `OfficeCollaborationServiceEndpointUrl`: the collaboration service endpoint (discovery's `collab`).
-    public var officeCollaborationServiceEndpointURL: String?
+    public var officeCollaborationServiceEndpointURL: String?  // OfficeCollaborationServiceEndpointUrl
     /// `AccessTokenExpiry`: when the access token expires, in milliseconds since 1970 (UTC).
-    public var accessTokenExpiry: Int64?
+    public var accessTokenExpiry: Int64?  // AccessTokenExpiry
     /// `ServerTime`: the host's time, in milliseconds since 1970 (UTC).
-    public var serverTime: Int64?
+    public var serverTime: Int64?  // ServerTime
     /// `FileGeoLocationCode`: where the file is stored.
-    public var fileGeoLocationCode: String?
+    public var fileGeoLocationCode: String?  // FileGeoLocationCode
 
     // MARK: PostMessage (Office for the web)
 
     /// The host page's origin for PostMessage.
-    public var postMessageOrigin: String?
+    public var postMessageOrigin: String?  // PostMessageOrigin
     /// Send a PostMessage on close.
-    public var closePostMessage: Bool?
+    public var closePostMessage: Bool?  // ClosePostMessage
     /// Send a PostMessage on switching to edit.
-    public var editModePostMessage: Bool?
+    public var editModePostMessage: Bool?  // EditModePostMessage
     /// Send a PostMessage on edits.
-    public var editNotificationPostMessage: Bool?
+    public var editNotificationPostMessage: Bool?  // EditNotificationPostMessage
     /// Send a PostMessage for sharing.
-    public var fileSharingPostMessage: Bool?
+    public var fileSharingPostMessage: Bool?  // FileSharingPostMessage
     /// Send a PostMessage for version history.
-    public var fileVersionPostMessage: Bool?
+    public var fileVersionPostMessage: Bool?  // FileVersionPostMessage
     /// Send a PostMessage for embedding.
-    public var fileEmbedCommandPostMessage: Bool?
+    public var fileEmbedCommandPostMessage: Bool?  // FileEmbedCommandPostMessage
     /// Send a PostMessage on app state changes.
-    public var appStateHistoryPostMessage: Bool?
+    public var appStateHistoryPostMessage: Bool?  // AppStateHistoryPostMessage
 
     // MARK: Other WOPI clients (Collabora Online, ONLYOFFICE; Docs/office-for-the-web.md lists who reads what)
 
     /// `EnableOwnerTermination` (Collabora Online): the file's owner may end the editing session for everyone.
-    public var enableOwnerTermination: Bool?
+    public var enableOwnerTermination: Bool?  // EnableOwnerTermination
     /// `HidePrintOption` (Collabora Online): hide the print command (printing stays possible through the
     /// browser; ``disablePrint`` turns it off).
-    public var hidePrintOption: Bool?
+    public var hidePrintOption: Bool?  // HidePrintOption
     /// `HideSaveOption` (Collabora Online): hide the save command (the client still saves automatically).
-    public var hideSaveOption: Bool?
+    public var hideSaveOption: Bool?  // HideSaveOption
     /// `HideExportOption` (Collabora Online): hide the download-as / export commands.
-    public var hideExportOption: Bool?
+    public var hideExportOption: Bool?  // HideExportOption
     /// `DisableExport` (Collabora Online): turn export and download off entirely.
-    public var disableExport: Bool?
+    public var disableExport: Bool?  // DisableExport
     /// `DisableCopy` (Collabora Online): keep copied content inside the document.
-    public var disableCopy: Bool?
+    public var disableCopy: Bool?  // DisableCopy
     /// `WatermarkText` (Collabora Online): a text drawn over every page, for example the user's e-mail address.
-    public var watermarkText: String?
+    public var watermarkText: String?  // WatermarkText
     /// `UserCanReview` (ONLYOFFICE): the user may edit only in review (track changes) mode.
-    public var userCanReview: Bool?
+    public var userCanReview: Bool?  // UserCanReview
     /// `SupportsReviewing` (ONLYOFFICE): the host supports review mode for the file.
-    public var supportsReviewing: Bool?
+    public var supportsReviewing: Bool?  // SupportsReviewing
     /// `UserCanOnlyComment` (Collabora Online, ONLYOFFICE): the user may comment but not change the content.
-    public var userCanOnlyComment: Bool?
+    public var userCanOnlyComment: Bool?  // UserCanOnlyComment
     /// `UserExtraInfo` (Collabora Online): what other editors see of the user, such as `avatar` (an image URL) and
     /// `mail`.
-    public var userExtraInfo: [String: String]?
+    public var userExtraInfo: [String: String]?  // UserExtraInfo
     /// `UserPrivateInfo` (Collabora Online): settings only the user's own session sees (for example API keys of
     /// integrations).
-    public var userPrivateInfo: [String: String]?
+    public var userPrivateInfo: [String: String]?  // UserPrivateInfo
     /// `IsAdminUser` (Collabora Online): the user administers the host, and may see the server's admin settings.
-    public var isAdminUser: Bool?
+    public var isAdminUser: Bool?  // IsAdminUser
     /// `IsUserLocked` (Collabora Online): the user's plan locks premium features.
-    public var isUserLocked: Bool?
+    public var isUserLocked: Bool?  // IsUserLocked
     /// `EnableShare` (Collabora Online): show a share command that posts `UI_Share` to the host page.
-    public var enableShare: Bool?
+    public var enableShare: Bool?  // EnableShare
     /// `TemplateSource` (Collabora Online, ONLYOFFICE): the URL of a template the editor loads in place of the empty
     /// file's content; its first save is a normal PutFile.
-    public var templateSource: String?
+    public var templateSource: String?  // TemplateSource
 
     /// Creates a CheckFileInfo body with the required properties; set the others as needed.
     public init(baseFileName: String, ownerID: String, size: Int64, version: String) {
@@ -302,132 +305,5 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
         self.ownerID = ownerID
         self.size = size
         self.version = version
-    }
-
-    /// The wire names of the properties.
-    public enum CodingKeys: String, CodingKey, CaseIterable {
-        case baseFileName = "BaseFileName"
-        case ownerID = "OwnerId"
-        case size = "Size"
-        case version = "Version"
-        case userID = "UserId"
-        case supportsLocks = "SupportsLocks"
-        case supportsGetLock = "SupportsGetLock"
-        case supportsExtendedLockLength = "SupportsExtendedLockLength"
-        case supportsUpdate = "SupportsUpdate"
-        case supportsRename = "SupportsRename"
-        case supportsDeleteFile = "SupportsDeleteFile"
-        case supportsContainers = "SupportsContainers"
-        case supportsEcosystem = "SupportsEcosystem"
-        case supportsGetFileWopiSrc = "SupportsGetFileWopiSrc"
-        case supportsUserInfo = "SupportsUserInfo"
-        case supportedShareURLTypes = "SupportedShareUrlTypes"
-        case supportsAddActivities = "SupportsAddActivities"
-        case supportsCobalt = "SupportsCobalt"
-        case supportsFolders = "SupportsFolders"
-        case supportsFileCreation = "SupportsFileCreation"
-        case supportsScenarioLinks = "SupportsScenarioLinks"
-        case supportsSecureStore = "SupportsSecureStore"
-        case userFriendlyName = "UserFriendlyName"
-        case isAnonymousUser = "IsAnonymousUser"
-        case isEduUser = "IsEduUser"
-        case licenseCheckForEditIsEnabled = "LicenseCheckForEditIsEnabled"
-        case userInfo = "UserInfo"
-        case userCanWrite = "UserCanWrite"
-        case readOnly = "ReadOnly"
-        case userCanRename = "UserCanRename"
-        case userCanNotWriteRelative = "UserCanNotWriteRelative"
-        case restrictedWebViewOnly = "RestrictedWebViewOnly"
-        case userCanAttend = "UserCanAttend"
-        case userCanPresent = "UserCanPresent"
-        case hostEditURL = "HostEditUrl"
-        case hostViewURL = "HostViewUrl"
-        case hostEmbeddedViewURL = "HostEmbeddedViewUrl"
-        case hostEmbeddedEditURL = "HostEmbeddedEditUrl"
-        case closeURL = "CloseUrl"
-        case downloadURL = "DownloadUrl"
-        case fileSharingURL = "FileSharingUrl"
-        case fileVersionURL = "FileVersionUrl"
-        case fileEmbedCommandURL = "FileEmbedCommandUrl"
-        case signoutURL = "SignoutUrl"
-        case fileURL = "FileUrl"
-        case clientURL = "ClientUrl"
-        case hostRestURL = "HostRestUrl"
-        case signInURL = "SignInUrl"
-        case editAndReplyURL = "EditAndReplyUrl"
-        case breadcrumbBrandName = "BreadcrumbBrandName"
-        case breadcrumbBrandURL = "BreadcrumbBrandUrl"
-        case breadcrumbDocName = "BreadcrumbDocName"
-        case breadcrumbFolderName = "BreadcrumbFolderName"
-        case breadcrumbFolderURL = "BreadcrumbFolderUrl"
-        case breadcrumbDocURL = "BreadcrumbDocUrl"
-        case fileExtension = "FileExtension"
-        case fileNameMaxLength = "FileNameMaxLength"
-        case lastModifiedTime = "LastModifiedTime"
-        case sha256 = "SHA256"
-        case uniqueContentID = "UniqueContentId"
-        case temporarilyNotWritable = "TemporarilyNotWritable"
-        case disablePrint = "DisablePrint"
-        case disableTranslation = "DisableTranslation"
-        case allowAdditionalMicrosoftServices = "AllowAdditionalMicrosoftServices"
-        case allowErrorReportPrompt = "AllowErrorReportPrompt"
-        case allowExternalMarketplace = "AllowExternalMarketplace"
-        case closeButtonClosesWindow = "CloseButtonClosesWindow"
-        case requestedCallThrottling = "RequestedCallThrottling"
-        case clientThrottlingProtection = "ClientThrottlingProtection"
-        case copyPasteRestrictions = "CopyPasteRestrictions"
-        case sharingStatus = "SharingStatus"
-        case workflowType = "WorkflowType"
-        case workflowURL = "WorkflowUrl"
-        case workflowPostMessage = "WorkflowPostMessage"
-        case hostNotes = "HostNotes"
-        case timeZone = "TimeZone"
-        case tenantID = "TenantId"
-        case presenceProvider = "PresenceProvider"
-        case presenceUserID = "PresenceUserId"
-        case userPrincipalName = "UserPrincipalName"
-        case hostAuthenticationID = "HostAuthenticationId"
-        case irmPolicyDescription = "IrmPolicyDescription"
-        case irmPolicyTitle = "IrmPolicyTitle"
-        case protectInClient = "ProtectInClient"
-        case webEditingDisabled = "WebEditingDisabled"
-        case disableBrowserCachingOfUserContent = "DisableBrowserCachingOfUserContent"
-        case editingCannotSave = "EditingCannotSave"
-        case hostName = "HostName"
-        case privacyURL = "PrivacyUrl"
-        case termsOfUseURL = "TermsOfUseUrl"
-        case supportsCoauth = "SupportsCoauth"
-        case supportsChunkedFileTransfer = "SupportsChunkedFileTransfer"
-        case supportsResumableFileTransfer = "SupportsResumableFileTransfer"
-        case sequenceNumber = "SequenceNumber"
-        case realTimeChannelEndpointURL = "RealTimeChannelEndpointUrl"
-        case officeCollaborationServiceEndpointURL = "OfficeCollaborationServiceEndpointUrl"
-        case accessTokenExpiry = "AccessTokenExpiry"
-        case serverTime = "ServerTime"
-        case fileGeoLocationCode = "FileGeoLocationCode"
-        case postMessageOrigin = "PostMessageOrigin"
-        case closePostMessage = "ClosePostMessage"
-        case editModePostMessage = "EditModePostMessage"
-        case editNotificationPostMessage = "EditNotificationPostMessage"
-        case fileSharingPostMessage = "FileSharingPostMessage"
-        case fileVersionPostMessage = "FileVersionPostMessage"
-        case fileEmbedCommandPostMessage = "FileEmbedCommandPostMessage"
-        case appStateHistoryPostMessage = "AppStateHistoryPostMessage"
-        case enableOwnerTermination = "EnableOwnerTermination"
-        case hidePrintOption = "HidePrintOption"
-        case hideSaveOption = "HideSaveOption"
-        case hideExportOption = "HideExportOption"
-        case disableExport = "DisableExport"
-        case disableCopy = "DisableCopy"
-        case watermarkText = "WatermarkText"
-        case userCanReview = "UserCanReview"
-        case supportsReviewing = "SupportsReviewing"
-        case userCanOnlyComment = "UserCanOnlyComment"
-        case userExtraInfo = "UserExtraInfo"
-        case userPrivateInfo = "UserPrivateInfo"
-        case isAdminUser = "IsAdminUser"
-        case isUserLocked = "IsUserLocked"
-        case enableShare = "EnableShare"
-        case templateSource = "TemplateSource"
     }
 }
