@@ -78,52 +78,36 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
         self.decoyHash = configuration.passwordHasher.decoyHash()
     }
 
-    /// The paths this server answers, for adapters that mount it.
-    public var paths: [String] {
-        [
-            configuration.authorizationPath, configuration.tokenPath, configuration.revocationPath,
-            configuration.metadataPath,
+    /// The routes of this server, for adapters that mount it: the authorization endpoint (`GET` shows the sign-in
+    /// page, `POST` signs in), the token and revocation endpoints (`POST`) and the metadata (`GET`).
+    ///
+    /// Each request is a server span of the process's tracer named by its endpoint (`oauth.authorize`,
+    /// `oauth.token`, `oauth.revoke`, `oauth.metadata`), a child of the trace context its headers carry. Failures
+    /// become OAuth error responses or pages, never thrown errors.
+    public var routes: [HTTPRoute] {
+        let paths = (configuration.authorizationPath, configuration.tokenPath, configuration.revocationPath)
+        return [
+            route(.get, paths.0, span: "oauth.authorize") { try await $0.showSignIn($1) },
+            route(.post, paths.0, span: "oauth.authorize") { try await $0.signIn($1) },
+            route(.post, paths.1, span: "oauth.token") { try await $0.issueToken($1) },
+            route(.post, paths.2, span: "oauth.revoke") { try await $0.revoke($1) },
+            route(.get, configuration.metadataPath, span: "oauth.metadata") { try $0.metadata($1) },
         ]
     }
 
-    /// Answers one request to an OAuth endpoint. Never throws: failures become OAuth error responses or pages.
-    ///
-    /// The request is a server span of the process's tracer named by its endpoint (`oauth.authorize`,
-    /// `oauth.token`, `oauth.revoke`, `oauth.metadata`), a child of the trace context its headers carry.
-    public func handle(_ request: WOPIRequest) async -> WOPIResponse {
-        let path =
-            request.path.count > 1 && request.path.hasSuffix("/") ? String(request.path.dropLast()) : request.path
-        return await withServerSpan(spanName(path), for: request) { _ in await route(request, path: path) }
-    }
-
-    /// The span name of an endpoint: one of a fixed few, never the path a caller typed.
-    private func spanName(_ path: String) -> String {
-        switch path {
-        case configuration.authorizationPath: "oauth.authorize"
-        case configuration.tokenPath: "oauth.token"
-        case configuration.revocationPath: "oauth.revoke"
-        case configuration.metadataPath: "oauth.metadata"
-        default: "oauth.unknown"
-        }
-    }
-
-    private func route(_ request: WOPIRequest, path: String) async -> WOPIResponse {
-        do {
-            switch (path, request.method) {
-            case (configuration.authorizationPath, .get): return try await showSignIn(request)
-            case (configuration.authorizationPath, .post): return try await signIn(request)
-            case (configuration.tokenPath, .post): return try await issueToken(request)
-            case (configuration.revocationPath, .post): return try await revoke(request)
-            case (configuration.metadataPath, .get): return try metadata(request)
-            case (configuration.authorizationPath, _), (configuration.metadataPath, _):
-                return Self.methodNotAllowed("GET, POST")
-            case (configuration.tokenPath, _), (configuration.revocationPath, _):
-                return Self.methodNotAllowed("POST")
-            default:
-                return WOPIResponse(status: .notFound, body: .buffer(ByteBuffer(string: "No OAuth endpoint here.\n")))
+    /// The route of one endpoint: `body` in a server span `span`, its failure answered by ``answer(_:to:path:)``.
+    private func route(
+        _ method: HTTPRequest.Method, _ path: String, span: String,
+        _ body: @escaping @Sendable (OAuthAuthorizationServer, WOPIRequest) async throws -> WOPIResponse
+    ) -> HTTPRoute {
+        HTTPRoute(method, path) { [self] request in
+            await withServerSpan(span, for: request) { _ in
+                do {
+                    return try await body(self, request)
+                } catch {
+                    return answer(error, to: request, path: path)
+                }
             }
-        } catch {
-            return answer(error, to: request, path: path)
         }
     }
 
@@ -187,11 +171,5 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
             throw .busy
         }
         return matches && hash != nil
-    }
-
-    private static func methodNotAllowed(_ allowed: String) -> WOPIResponse {
-        var headers = HTTPFields()
-        headers[.allow] = allowed
-        return WOPIResponse(status: .methodNotAllowed, headers: headers)
     }
 }

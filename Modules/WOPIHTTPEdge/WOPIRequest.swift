@@ -30,6 +30,9 @@ public struct WOPIRequest: Sendable {
     /// The IP address of the connection's peer (the client, or the reverse proxy in front of the host), when the
     /// adapter knows it; the sign-in throttle counts failures per address.
     public var remoteAddress: String?
+    /// The path parameters of the ``HTTPRoute`` that matched the request (`id` for `/open/:id`), from the decoded
+    /// ``path``; empty for a request no route chose.
+    public var parameters: [String: String] = [:]
 
     /// Creates a request from a swift-http-types head and a body.
     public init(head: HTTPRequest, body: ByteStream = .empty) {

@@ -30,16 +30,35 @@ public enum WOPIRoutes {
         }
     }
 
-    /// Adds every path of `endpoints` for `GET` and `POST`; the endpoints answer 405 to a method they do not take.
+    /// Adds every route of `endpoints`, each for its own method, so the router chooses the route once; a method
+    /// that no route of a path takes answers 405 with `Allow`.
     public static func add<Context: RequestContext>(to router: Router<Context>, endpoints: some HTTPEndpoints) {
-        for path in endpoints.paths {
-            let routerPath = RouterPath(String(path.drop(while: { $0 == "/" })))
-            for method in [HTTPRequest.Method.get, .post] {
-                router.on(routerPath, method: method) { request, context in
-                    await respond(to: request, context: context) { await endpoints.handle($0) }
+        var methodsOfPath: [String: [HTTPRequest.Method]] = [:]
+        var paths: [String] = []
+        for route in endpoints.routes {
+            if methodsOfPath[route.path] == nil { paths.append(route.path) }
+            methodsOfPath[route.path, default: []].append(route.method)
+            router.on(routerPath(route.path), method: route.method) { request, context in
+                await respond(to: request, context: context) { request in
+                    var request = request
+                    request.parameters = route.parameters(matching: request.path) ?? [:]
+                    return await route.answer(request)
                 }
             }
         }
+        for path in paths {
+            let allowed = methodsOfPath[path] ?? []
+            for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] where !allowed.contains(method) {
+                router.on(routerPath(path), method: method) { _, _ in
+                    HTTPRoute.methodNotAllowed(allowing: allowed).hummingbirdResponse
+                }
+            }
+        }
+    }
+
+    /// A route's path as the router takes it (no leading `/`).
+    private static func routerPath(_ path: String) -> RouterPath {
+        RouterPath(String(path.drop(while: { $0 == "/" })))
     }
 
     /// Hands `request` to `handler`, unless its framing is unsafe to read

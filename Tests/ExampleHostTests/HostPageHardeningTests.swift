@@ -59,6 +59,8 @@ import WOPITestSupport
             #expect(Security.sessionCookie(crossSite) == nil, "the session stays")
             let own = try await HTTP.post(host + "/signout", ["Cookie": bob, "Origin": host])
             #expect(own.status == 303)
+            let get = try await HTTP.get(host + "/signout")
+            #expect(get.status == 405 && get.header("Allow") == "POST", "GET /signout: \(get.status)")
         }
     }
 

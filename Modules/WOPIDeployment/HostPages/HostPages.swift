@@ -51,71 +51,88 @@ public struct HostPages: HTTPEndpoints {
         self.logger = logger
     }
 
-    /// The paths the pages answer.
-    public var paths: [String] {
-        ["/signin", "/signout", "/files", "/new", "/open/:id", "/close/:id", "/download/:id", "/share/:token"]
+    /// The routes of the pages: sign-in and sign-out, and the pages of a signed-in user (files, new document, open,
+    /// close, download, share-link redemption). Failures are pages, never thrown: each error says what its page
+    /// says (``WOPIHTTPEdge/HTTPResponseError/pageMessage``), at its status.
+    public var routes: [HTTPRoute] {
+        [
+            route(.get, "/signin") { pages, request in
+                pages.signInPage(request, next: Self.safeNext(request.query["next"]), message: nil, status: .ok)
+            },
+            route(.post, "/signin") { try await $0.signIn($1) },
+            route(.post, "/signout") { $0.signOut($1) },
+            signedIn(.get, "/files") { try await $0.files($1, user: $2, pages: $3) },
+            signedIn(.post, "/new") { try await $0.newDocument($1, user: $2, pages: $3) },
+            signedIn(.get, "/open/:id") { pages, request, user, urls in
+                guard let id = Self.itemID(request) else { return pages.notFound }
+                return try await pages.open(id, action: request.query["action"] ?? "view", user: user, pages: urls)
+            },
+            signedIn(.get, "/close/:id") { pages, request, user, urls in
+                guard let id = Self.itemID(request) else { return pages.notFound }
+                return try await pages.close(id, session: request.query["session"], user: user, pages: urls)
+            },
+            signedIn(.get, "/download/:id") { pages, request, user, _ in
+                guard let id = Self.itemID(request) else { return pages.notFound }
+                return try await pages.download(id, user: user)
+            },
+            signedIn(.get, "/share/:token") { pages, request, user, urls in
+                try await pages.redeemShareLink(request.parameters["token"] ?? "", user: user, pages: urls)
+            },
+        ]
     }
 
-    /// Answers one page request; failures are pages, never thrown: each error says what its page says
-    /// (``WOPIHTTPEdge/HTTPResponseError/pageMessage``), at its status.
-    public func handle(_ request: WOPIRequest) async -> WOPIResponse {
-        do {
-            return try await route(request)
-        } catch {
-            if error is any HTTPResponseError {
-                logger.info("Host page refused", metadata: ["path": "\(request.path)", "error": "\(error)"])
+    /// The route of one page: `body`'s answer, or the page of what it threw.
+    private func route(
+        _ method: HTTPRequest.Method, _ path: String,
+        _ body: @escaping @Sendable (HostPages, WOPIRequest) async throws -> WOPIResponse
+    ) -> HTTPRoute {
+        HTTPRoute(method, path) { [self] request in
+            do {
+                return try await body(self, request)
+            } catch {
+                if error is any HTTPResponseError {
+                    logger.info("Host page refused", metadata: ["path": "\(request.path)", "error": "\(error)"])
+                }
+                return WOPIResponse(
+                    answering: error, to: request, page: { [self] in page($0, $1) },
+                    logger: logger, metadata: ["path": "\(request.path)"])
             }
-            return WOPIResponse(
-                answering: error, to: request, page: { [self] in page($0, $1) },
-                logger: logger, metadata: ["path": "\(request.path)"])
         }
     }
 
-    private func route(_ request: WOPIRequest) async throws -> WOPIResponse {
-        let path = request.path
-        switch (request.method, path) {
-        case (.get, "/signin"):
-            return signInPage(request, next: Self.safeNext(request.query["next"]), message: nil, status: .ok)
-        case (.post, "/signin"):
-            return try await signIn(request)
-        case (.post, "/signout"):
-            // A page elsewhere must not sign the browser out (logout CSRF): a sent Origin must be the host's own.
-            guard HostSessions.isSentFromOneOf(sameOriginCandidates(of: request), request) else {
-                logger.notice("Host page sign-out refused: another origin")
-                return html(.forbidden, renderer.message(title: "Cannot sign out", "Sign out from this site's pages."))
+    /// The route of a page for a signed-in user: without a session, a `GET` goes to the sign-in page and comes back,
+    /// anything else is told to sign in first.
+    private func signedIn(
+        _ method: HTTPRequest.Method, _ path: String,
+        _ body: @escaping @Sendable (HostPages, WOPIRequest, WOPIUser, HostPageURLs) async throws -> WOPIResponse
+    ) -> HTTPRoute {
+        route(method, path) { pages, request in
+            let secure = pages.isSecure(request)
+            guard let user = try await pages.sessions.signedInUser(of: request, in: pages.host.users, secure: secure)
+            else {
+                guard request.method == .get else {
+                    return pages.signInPage(request, next: "/files", message: "Sign in first.", status: .unauthorized)
+                }
+                return Self.redirect("/signin?next=" + PercentEncoding.encode(request.target))
             }
-            var response = Self.redirect("/signin")
-            response.headers[.setCookie] = sessions.signOutCookie(secure: isSecure(request))
-            return response
-        default:
-            break
+            return try await body(pages, request, user, HostPageURLs(base: pages.baseURL(for: request)))
         }
-        guard let user = try await sessions.signedInUser(of: request, in: host.users, secure: isSecure(request)) else {
-            guard request.method == .get else {
-                return signInPage(request, next: "/files", message: "Sign in first.", status: .unauthorized)
-            }
-            return Self.redirect("/signin?next=" + PercentEncoding.encode(request.target))
+    }
+
+    /// The item a page's `:id` names, `nil` when it is not an item ID.
+    private static func itemID(_ request: WOPIRequest) -> ItemID? {
+        request.parameters["id"].flatMap(ItemID.init(rawValue:))
+    }
+
+    /// Signs the browser out; a page elsewhere must not (logout CSRF): a sent Origin must be the host's own.
+    private func signOut(_ request: WOPIRequest) -> WOPIResponse {
+        guard HostSessions.isSentFromOneOf(sameOriginCandidates(of: request), request) else {
+            logger.notice("Host page sign-out refused: another origin")
+            return html(.forbidden, renderer.message(title: "Cannot sign out", "Sign out from this site's pages."))
         }
-        let pages = HostPageURLs(base: baseURL(for: request))
-        switch (request.method, path) {
-        case (.get, "/files"):
-            return try await files(request, user: user, pages: pages)
-        case (.post, "/new"):
-            return try await newDocument(request, user: user, pages: pages)
-        case (.get, _) where path.hasPrefix("/open/"):
-            guard let id = ItemID(rawValue: String(path.dropFirst("/open/".count))) else { return notFound }
-            return try await open(id, action: request.query["action"] ?? "view", user: user, pages: pages)
-        case (.get, _) where path.hasPrefix("/close/"):
-            guard let id = ItemID(rawValue: String(path.dropFirst("/close/".count))) else { return notFound }
-            return try await close(id, session: request.query["session"], user: user, pages: pages)
-        case (.get, _) where path.hasPrefix("/download/"):
-            guard let id = ItemID(rawValue: String(path.dropFirst("/download/".count))) else { return notFound }
-            return try await download(id, user: user)
-        case (.get, _) where path.hasPrefix("/share/"):
-            return try await redeemShareLink(String(path.dropFirst("/share/".count)), user: user, pages: pages)
-        default:
-            return notFound
-        }
+        var response = Self.redirect("/signin")
+        response.headers[.setCookie] = sessions.signOutCookie(secure: isSecure(request))
+        return response
     }
 
     // MARK: - Sign-in
