@@ -17,7 +17,7 @@ extension OAuthAuthorizationServer {
         let hash = OAuthTokenHash.hash(token)
         if let record = try await store.token(hash), record.clientID == client.id {
             switch record.kind {
-            case .access: try await store.revokeToken(hash)
+            case .access, .session: try await store.revokeToken(hash)
             case .refresh: try await store.revokeFamily(record.familyID)
             }
             logger.info(

@@ -142,7 +142,8 @@ public final class WOPIDeployment: Sendable {
             pages = HostPages(
                 host: host, discovery: discovery, accounts: authorizationServer,
                 sessions: HostSessions(
-                    key: try await stores.keys.key(named: "session"), lifetime: configuration.sessionLifetime),
+                    key: try await stores.keys.key(named: "session"), store: stores.oauth,
+                    lifetime: configuration.sessionLifetime),
                 base: baseURL, urlOptions: configuration.actionURLOptions, renderer: renderer, logger: logger)
         } else {
             pages = nil

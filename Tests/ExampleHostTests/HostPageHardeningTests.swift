@@ -34,7 +34,7 @@ import WOPITestSupport
         }
     }
 
-    @Test("/close of a file the user may not see is a 404 that names nothing; sign-out from another site is refused")
+    @Test("/close of another's file is a 404 naming nothing; sign-out is refused cross-site, and ends a copied cookie")
     func closeAndSignOut() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -57,8 +57,14 @@ import WOPITestSupport
                 host + "/signout", ["Cookie": bob, "Origin": "https://evil.example"])
             #expect(crossSite.status == 403)
             #expect(Security.sessionCookie(crossSite) == nil, "the session stays")
+            let stillIn = try await HTTP.get(host + "/files", headers: ["Cookie": bob])
+            #expect(stillIn.status == 200, "refused cross-site sign-out ended the session: \(stillIn.status)")
             let own = try await HTTP.post(host + "/signout", ["Cookie": bob, "Origin": host])
             #expect(own.status == 303)
+            // The server ended the session: a copy of the cookie kept elsewhere signs nobody in.
+            let copied = try await HTTP.get(host + "/files", headers: ["Cookie": bob])
+            #expect(copied.status == 303, "a copied cookie after sign-out: \(copied.status)")
+            #expect(copied.header("Location")?.hasPrefix("/signin") == true)
             let get = try await HTTP.get(host + "/signout")
             #expect(get.status == 405 && get.header("Allow") == "POST", "GET /signout: \(get.status)")
         }

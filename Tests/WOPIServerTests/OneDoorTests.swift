@@ -282,7 +282,7 @@ struct OneDoorTests {
             stores: stores, configuration: configuration, changeGuards: [refuse])
         let pages = try #require(deployment.pages)
         let root = try await stores.storage.rootContainer(forUser: "ana")
-        let cookie = String(pages.sessions.cookie(for: ana, secure: false).prefix { $0 != ";" })
+        let cookie = String(try await pages.sessions.cookie(for: ana, secure: false).prefix { $0 != ";" })
 
         for type in ["docx", "xlsx"] {
             var fields = HTTPFields()

@@ -2,7 +2,7 @@ public import Foundation
 import WOPIModels
 import WOPIOAuthCore
 
-/// An access or refresh token as stored: its SHA-256 hash, never the token itself.
+/// An access or refresh token, or a host-page session, as stored: its SHA-256 hash, never the token itself.
 public struct OAuthTokenRecord: Sendable, Hashable, Codable {
     /// What the token is.
     public enum Kind: String, Sendable, Hashable, Codable {
@@ -10,6 +10,9 @@ public struct OAuthTokenRecord: Sendable, Hashable, Codable {
         case access
         /// A refresh token, single use: each use returns a new one (rotation).
         case refresh
+        /// A sign-in session of the host pages (`HostSessions` of `WOPIDeployment`): the browser's cookie, never
+        /// accepted as an access token; signing out deletes it.
+        case session
     }
 
     /// The hex SHA-256 of the token (``OAuthTokenHash/hash(_:)``).

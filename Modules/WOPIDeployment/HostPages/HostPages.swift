@@ -60,7 +60,7 @@ public struct HostPages: HTTPEndpoints {
                 pages.signInPage(request, next: Self.safeNext(request.query["next"]), message: nil, status: .ok)
             },
             route(.post, "/signin") { try await $0.signIn($1) },
-            route(.post, "/signout") { $0.signOut($1) },
+            route(.post, "/signout") { try await $0.signOut($1) },
             signedIn(.get, "/files") { try await $0.files($1, user: $2, pages: $3) },
             signedIn(.post, "/new") { try await $0.newDocument($1, user: $2, pages: $3) },
             signedIn(.get, "/open/:id") { pages, request, user, urls in
@@ -124,14 +124,15 @@ public struct HostPages: HTTPEndpoints {
         request.parameters["id"].flatMap(ItemID.init(rawValue:))
     }
 
-    /// Signs the browser out; a page elsewhere must not (logout CSRF): a sent Origin must be the host's own.
-    private func signOut(_ request: WOPIRequest) -> WOPIResponse {
+    /// Signs the browser out, ending its session on the server; a page elsewhere must not (logout CSRF): a sent
+    /// Origin must be the host's own.
+    private func signOut(_ request: WOPIRequest) async throws -> WOPIResponse {
         guard HostSessions.isSentFromOneOf(sameOriginCandidates(of: request), request) else {
             logger.notice("Host page sign-out refused: another origin")
             return html(.forbidden, renderer.message(title: "Cannot sign out", "Sign out from this site's pages."))
         }
         var response = Self.redirect("/signin")
-        response.headers[.setCookie] = sessions.signOutCookie(secure: isSecure(request))
+        response.headers[.setCookie] = try await sessions.signOut(request, secure: isSecure(request))
         return response
     }
 
@@ -172,7 +173,7 @@ public struct HostPages: HTTPEndpoints {
                 request, next: next, message: "The user name or password is incorrect.", status: .unauthorized)
         }
         var response = Self.redirect(next)
-        response.headers[.setCookie] = sessions.cookie(for: user, secure: isSecure(request))
+        response.headers[.setCookie] = try await sessions.cookie(for: user, secure: isSecure(request))
         return response
     }
 

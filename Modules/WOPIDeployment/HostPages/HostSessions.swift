@@ -1,15 +1,17 @@
 public import Crypto
 public import Foundation
 import HTTPTypes
-import WOPIAuthorizationServer
+public import WOPIAuthorizationServer
 public import WOPIHTTPEdge
 import WOPIModels
 public import WOPIServer
 
 /// The sign-in sessions of the host pages, and the token that protects their sign-in form.
 ///
-/// - A session is an HMAC-signed cookie naming the user, with its own key (so a session cookie is never a WOPI
-///   access token), `HttpOnly`, `SameSite=Lax` (a cross-site form `POST` does not carry it), and `Secure` whenever
+/// - A session is a random cookie whose SHA-256 hash the deployment's ``WOPIAuthorizationServer/OAuthStore`` keeps
+///   as a record of kind ``WOPIAuthorizationServer/OAuthTokenRecord/Kind/session`` (the user, the expiry, the user's
+///   credential stamp), so it is never a WOPI or OAuth access token, and the server can end it: signing out deletes
+///   the record, on every host that shares the store, so a copied cookie stops working too. It is `HttpOnly`, `SameSite=Lax` (a cross-site form `POST` does not carry it), and `Secure` whenever
 ///   the request reached the host over HTTPS, directly or through a proxy that says so in `X-Forwarded-Proto`.
 ///   Over HTTPS it is named ``secureCookieName`` (`__Host-` prefixed): a browser takes such a cookie only from this
 ///   very host, over HTTPS, for `Path=/`, so a neighbouring subdomain cannot plant a session of its choosing; and
@@ -17,7 +19,8 @@ public import WOPIServer
 /// - The sign-in form carries a form token bound to a `SameSite=Strict` browser cookie, as the OAuth sign-in form
 ///   does, and a cross-site `Origin` is refused: a page elsewhere cannot sign a browser in to an account of its
 ///   choosing (login CSRF).
-/// - Signing out removes the cookie; a session otherwise ends after ``lifetime``.
+/// - Signing out deletes the record and removes the cookie; a session otherwise ends after ``lifetime``, or when
+///   the user's password changes.
 public struct HostSessions: Sendable {
     /// The session cookie's name over plain HTTP.
     public static let cookieName = "wopikit_session"
@@ -35,62 +38,75 @@ public struct HostSessions: Sendable {
     public let lifetime: TimeInterval
     /// How long a sign-in form may be posted after it was shown.
     public let formLifetime: TimeInterval
-    private let signer: AccessTokenSigner
+    /// The client ID of every session record: sessions belong to no OAuth client.
+    public static let recordClientID = "wopikit-host-pages"
+    /// Where the sessions are kept.
+    public let store: any OAuthStore
     private let formTokens: AuthorizationFormToken
     private let now: @Sendable () -> Date
 
-    /// Sessions signed with `key` (a key of their own, never the WOPI token key).
+    /// Sessions kept in `store`, with sign-in forms signed with `key` (a key of their own, never the WOPI token key).
     ///
     /// - Parameters:
-    ///   - key: the sessions' own signing key.
+    ///   - key: the sign-in forms' own signing key.
+    ///   - store: where the sessions are kept: the deployment's OAuth store, shared by every host of it.
     ///   - lifetime: how long a session lasts (default 2 hours).
     ///   - formLifetime: how long a sign-in form may be posted after it was shown (default 15 minutes).
     ///   - now: the clock, for tests.
     public init(
-        key: SymmetricKey, lifetime: TimeInterval = 2 * 60 * 60, formLifetime: TimeInterval = 15 * 60,
-        now: @escaping @Sendable () -> Date = { Date() }
+        key: SymmetricKey, store: any OAuthStore, lifetime: TimeInterval = 2 * 60 * 60,
+        formLifetime: TimeInterval = 15 * 60, now: @escaping @Sendable () -> Date = { Date() }
     ) {
-        self.signer = AccessTokenSigner(key: key)
+        self.store = store
         self.formTokens = AuthorizationFormToken(key: key)
         self.lifetime = lifetime
         self.formLifetime = formLifetime
         self.now = now
     }
 
-    /// The `Set-Cookie` value that signs `user` in; `secure` when the request came over HTTPS. The session carries
-    /// the user's ``WOPIServer/WOPIUser/credentialStamp``, so a new password ends it.
-    public func cookie(for user: WOPIUser, secure: Bool) -> String {
-        let value = signer.mint(AccessToken(user: user, resource: .ecosystem, expiresAt: now() + lifetime))
+    /// Starts a session for `user` and returns the `Set-Cookie` value that carries it; `secure` when the request
+    /// came over HTTPS. The session keeps the user's ``WOPIAccounts/WOPIUser/credentialStamp``, so a new password
+    /// ends it.
+    ///
+    /// - Throws: what the store throws when it cannot save the session.
+    public func cookie(for user: WOPIUser, secure: Bool) async throws -> String {
+        let value = OAuthTokenHash.randomToken()
+        let hash = OAuthTokenHash.hash(value)
+        try await store.saveToken(
+            OAuthTokenRecord(
+                hash: hash, kind: .session, clientID: Self.recordClientID, userID: user.id, scope: "", familyID: hash,
+                expiresAt: now() + lifetime, credentialStamp: user.credentialStamp))
         return SetCookie(name: Self.cookieName(secure: secure), value: value, maxAge: Int(lifetime), secure: secure)
             .headerValue
     }
 
-    /// The `Set-Cookie` value that signs the browser out.
-    public func signOutCookie(secure: Bool) -> String {
-        SetCookie.removing(Self.cookieName(secure: secure), secure: secure).headerValue
+    /// Ends the sessions `request` carries, on every host of the store, and returns the `Set-Cookie` value that
+    /// removes the cookie. Over HTTPS (`secure`) only ``secureCookieName`` is read.
+    ///
+    /// - Throws: what the store throws when it cannot delete a session.
+    public func signOut(_ request: WOPIRequest, secure: Bool) async throws -> String {
+        for value in request.cookies(named: Self.cookieName(secure: secure)) {
+            try await store.revokeToken(OAuthTokenHash.hash(value))
+        }
+        return SetCookie.removing(Self.cookieName(secure: secure), secure: secure).headerValue
     }
 
-    /// The signed-in user's ID, `nil` without a valid session cookie (the user's password may have changed since:
-    /// ``signedInUser(of:in:secure:)`` checks that too). Over HTTPS (`secure`) only ``secureCookieName`` is read.
-    public func userID(of request: WOPIRequest, secure: Bool = false) -> String? {
-        session(of: request, secure: secure)?.userID
-    }
-
-    /// The signed-in user, as `users` has them now: `nil` without a valid session cookie, when the user is gone, or
-    /// when the session was issued before the user's password changed.
-    /// Over HTTPS (`secure`) only ``secureCookieName`` is read.
+    /// The signed-in user, as `users` has them now: `nil` without a session cookie whose session is kept, when the
+    /// session has expired or was ended by signing out, when the user is gone, or when the session began before the
+    /// user's password changed. Over HTTPS (`secure`) only ``secureCookieName`` is read.
     public func signedInUser(of request: WOPIRequest, in users: any UserDirectory, secure: Bool) async throws
         -> WOPIUser?
     {
-        guard let session = session(of: request, secure: secure), let user = try await users.user(session.userID),
-            session.isCurrent(for: user)
-        else { return nil }
-        return user
-    }
-
-    private func session(of request: WOPIRequest, secure: Bool) -> AccessToken? {
-        request.cookies(named: Self.cookieName(secure: secure)).lazy.compactMap { try? signer.verify($0, now: now()) }
-            .first { $0.resource == .ecosystem }
+        for value in request.cookies(named: Self.cookieName(secure: secure)) {
+            guard let record = try await store.token(OAuthTokenHash.hash(value)), record.kind == .session,
+                record.expiresAt > now()
+            else { continue }
+            guard let user = try await users.user(record.userID),
+                user.isCurrent(credentialStamp: record.credentialStamp)
+            else { return nil }
+            return user
+        }
+        return nil
     }
 
     // MARK: - The sign-in form (the OAuth sign-in form's anti-forgery token, with a cookie of its own)
