@@ -3,17 +3,10 @@ public import PostgresStorage
 public import WOPIServer
 public import WOPIStorage
 
-/// Authorizes a request in one round trip to a PostgreSQL database: the token's user, the item, and the user's
-/// shares on the item and on each container above it, read by one statement (``WOPIServer/AuthorizationReader``).
-///
-/// Without it a CheckFileInfo waits for the user, then the item, and for a grantee the shares and each container up
-/// to the shared one, each a round trip of its own. `WOPIDeployment` uses it for `DeploymentStores.postgres(_:)`.
-///
-/// Give it the database of the storage (``PostgresStorage/PostgresStorage``), the users (``PostgresUserDirectory``)
-/// and the shares (``PostgresShareStore``) of every host: it reads their tables, not the stores.
+/// An ``WOPIServer/AuthorizationReader`` on PostgreSQL: one prepared statement, one round trip, for the tables of
+/// ``PostgresStorage/PostgresStorage``, ``PostgresUserDirectory`` and ``PostgresShareStore``.
 ///
 /// ```swift
-/// var configuration = WOPIHostConfiguration()
 /// configuration.authorizationReader = PostgresAuthorizationReader(database: pool)
 /// ```
 public struct PostgresAuthorizationReader: AuthorizationReader {

@@ -3,21 +3,10 @@ public import SQLiteStorage
 public import WOPIServer
 public import WOPIStorage
 
-/// Authorizes a request with one SQLite statement, read where the request runs: the token's user, the item, and
-/// the user's shares on the item and on each container above it (`AuthorizationReader` of `WOPIServer`).
-///
-/// Without it a CheckFileInfo reads the user, then the item, each a statement and a read transaction of its own
-/// (and, for a grantee, the shares and each container up to the shared one). One statement is one read transaction:
-/// one hop into GRDB's queue, one set of SQLite's file locks. `WOPIDeployment` uses it for
-/// `DeploymentStores.sqlite(directory:)`.
-///
-/// Give it the database that the storage (`SQLiteStorage`), the users (``SQLiteUserDirectory``) and the shares
-/// (``SQLiteShareStore``) of the host live in: it reads their tables, not the stores.
-///
-/// ```swift
-/// var configuration = WOPIHostConfiguration()
-/// configuration.authorizationReader = SQLiteAuthorizationReader(database: database)
-/// ```
+/// The `AuthorizationReader` of `WOPIServer` on SQLite, for the tables of `SQLiteStorage`, ``SQLiteUserDirectory``
+/// and ``SQLiteShareStore`` in one database file. One statement is one read transaction where the request runs:
+/// one hop into GRDB's queue and one set of SQLite's file locks, where reading the user, then the item (and, for a
+/// grantee, the shares and each container up to the shared one) took a transaction each.
 public struct SQLiteAuthorizationReader: AuthorizationReader {
     /// The database the users, items and shares live in.
     public let database: SQLiteDatabase

@@ -7,8 +7,10 @@ public import WOPIStorage
 /// `StorageBackend`, then whatever its ``AccessPolicy`` reads. When the stores share one database across the
 /// network (PostgreSQL), each read is a round trip; a reader answers all three in one statement. Set one in
 /// ``WOPIHostConfiguration/authorizationReader`` only when it reads the host's own users, items and shares: the
-/// host trusts its answer as it would trust the reads it replaces. `WOPIDeployment` sets
-/// `PostgresAuthorizationReader` for a deployment on PostgreSQL with the default policy.
+/// host trusts its answer as it would trust the reads it replaces: give a reader the database the storage, the users
+/// and the shares of every host live in, as it reads their tables, not the stores. `WOPIDeployment` sets
+/// `SQLiteAuthorizationReader` or `PostgresAuthorizationReader` when its storage, users and shares share one
+/// database.
 ///
 /// The shares serve a policy that decides from them (``AccessPolicy/access(of:to:sharesOnPath:)``, as
 /// ``SharingAccessPolicy`` does); any other policy is asked `access(of:to:)` for the one item, as usual.
