@@ -306,7 +306,7 @@ let package = Package(
         .target(
             name: "WOPITesting",
             dependencies: [
-                "WOPIHTTPEdge", "WOPIServer", "WOPIServerHummingbird", "WOPIDeployment", "WOPIClient", "WOPIStorage",
+                "WOPIHTTPEdge", "WOPIServer", "WOPIServerHummingbird", "WOPIClient", "WOPIStorage",
                 .hummingbird(), .hummingbird("HummingbirdTesting"),
                 .httpTypes,
                 .nioCore,

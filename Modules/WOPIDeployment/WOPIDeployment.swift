@@ -190,6 +190,15 @@ public final class WOPIDeployment: Sendable {
         }
     }
 
+    /// A router with every route of the deployment (``addRoutes(to:)``), for an `Application` of your own or for
+    /// `WOPITestClient.run(router:_:)` of `WOPITesting`, which sends requests through it in-process. The stores are
+    /// not started as services: give it stores that need none (SQLite, file system, in-memory), or run them yourself.
+    public func router() -> Router<WOPIRequestContext> {
+        let router = Router(context: WOPIRequestContext.self)
+        addRoutes(to: router)
+        return router
+    }
+
     /// The HTTP/1.1 server of the configuration, for an `Application` of your own (``application(onServerRunning:)``
     /// uses it): TLS when ``Configuration/tls`` is set, the idle timeout and ``Configuration/requestTimeouts``, a
     /// 400 that closes the connection for a request whose body cannot be framed, reads of up to

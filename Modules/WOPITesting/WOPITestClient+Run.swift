@@ -1,6 +1,5 @@
 public import Hummingbird
 internal import HummingbirdTesting
-public import WOPIDeployment
 public import WOPIHTTPEdge
 public import WOPIServer
 public import WOPIServerHummingbird
@@ -24,18 +23,6 @@ extension WOPITestClient {
         let router = Router(context: WOPIRequestContext.self)
         WOPIRoutes.add(to: router, host: host)
         for endpoint in endpoints { WOPIRoutes.add(to: router, endpoints: endpoint) }
-        return try await run(router: router, test)
-    }
-
-    /// Runs `test` with a client for every route of `deployment` (``WOPIDeployment/addRoutes(to:)``), in-process.
-    ///
-    /// The deployment's stores are not started as services: give it stores that need none (SQLite, file system,
-    /// in-memory), or run their services yourself.
-    public static func run<Value: Sendable>(
-        deployment: WOPIDeployment, _ test: @Sendable (WOPITestClient) async throws -> Value
-    ) async throws -> Value {
-        let router = Router(context: WOPIRequestContext.self)
-        deployment.addRoutes(to: router)
         return try await run(router: router, test)
     }
 }

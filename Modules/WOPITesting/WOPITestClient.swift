@@ -6,8 +6,8 @@ public import NIOCore
 /// Sends requests to WOPIKit's endpoints in-process: each request goes straight to the router's responder, with no
 /// socket, no port and no server task, and its answer comes back whole.
 ///
-/// Get one from ``run(router:_:)``, ``run(host:endpoints:_:)`` or ``run(deployment:_:)``; it is valid inside that
-/// closure only. Request bodies reach the endpoint as a stream (in 32 KiB parts), and streamed response bodies are
+/// Get one from ``run(router:_:)`` (a `WOPIDeployment`'s `router()`, say) or ``run(host:endpoints:_:)``; it is
+/// valid inside that closure only. Request bodies reach the endpoint as a stream (in 32 KiB parts), and streamed response bodies are
 /// collected as the endpoint writes them, so a test sees exactly the bytes a socket client would.
 ///
 /// ```swift

@@ -7,12 +7,12 @@ import WOPIStorage
 /// A `WOPITransport` that sends a `WOPIClient`'s requests through a ``WOPITestClient``: the client talks to a
 /// `WOPIHost`, a `WOPIDeployment` or any router in-process, with no socket and no port.
 ///
-/// It is valid inside the ``WOPITestClient/run(router:_:)`` (or `host:`, `deployment:`) closure that made its
+/// It is valid inside the ``WOPITestClient/run(router:_:)`` (or `host:`) closure that made its
 /// test client. Every URL is answered as if sent to ``WOPITestClient/origin``, so the URLs the host hands out (a
 /// child's `Url`, a container's ancestors, the bootstrapper's endpoints) lead back to it.
 ///
 /// ```swift
-/// try await WOPITestClient.run(deployment: deployment) { testClient in
+/// try await WOPITestClient.run(router: deployment.router()) { testClient in
 ///     let client = WOPIClient(transport: WOPITestTransport(testClient))
 ///     let info = try await client.checkFileInfo(resource)
 ///     #expect(info.baseFileName == "Welcome.docx")

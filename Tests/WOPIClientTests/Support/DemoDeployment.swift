@@ -30,7 +30,7 @@ struct DemoDeployment: Sendable {
         try await seed(stores)
         let deployment = try await WOPIDeployment(
             stores: stores, configuration: WOPIDeployment.Configuration(), logger: .quiet)
-        return try await WOPITestClient.run(deployment: deployment) { client in
+        return try await WOPITestClient.run(router: deployment.router()) { client in
             try await body(DemoDeployment(deployment: deployment, transport: client.transport))
         }
     }
