@@ -136,11 +136,7 @@ public final class OAuthAuthorizationServer: OAuthAccessTokenVerifier, HTTPEndpo
     /// The user an access token from this server was issued to; `nil` for an unknown, expired or revoked token,
     /// and for one issued before the user's password changed.
     public func userID(forAccessToken token: String) async throws -> String? {
-        guard let record = try await store.token(OAuthTokenHash.hash(token)), record.kind == .access,
-            record.expiresAt > now(), let user = try await users.user(record.userID),
-            user.isCurrent(credentialStamp: record.credentialStamp)
-        else { return nil }
-        return record.userID
+        try await store.currentUser(holding: token, kind: .access, in: users, now: now())?.id
     }
 
     // MARK: - Shared helpers

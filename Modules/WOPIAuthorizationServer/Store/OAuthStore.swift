@@ -1,4 +1,5 @@
 public import Foundation
+public import WOPIAccounts
 import WOPIModels
 import WOPIOAuthCore
 
@@ -73,5 +74,21 @@ public struct OAuthFamilyRevokedError: Error, Sendable, Hashable, CustomStringCo
     public var description: String {
         "The token family \(familyID) was revoked (its code or refresh token was used twice); the token was not "
             + "saved. Sign in again."
+    }
+}
+
+extension OAuthStore {
+    /// The user a token of `kind` was issued to, as `users` has them now: `nil` when the store keeps no such token
+    /// of that kind, when it has expired at `now`, when the user is gone, or when it was issued before the user's
+    /// password changed. The one check behind an access token (``OAuthAuthorizationServer/userID(forAccessToken:)``)
+    /// and a host-page session.
+    public func currentUser(
+        holding token: String, kind: OAuthTokenRecord.Kind, in users: any UserDirectory, now: Date
+    ) async throws -> WOPIUser? {
+        guard let record = try await self.token(OAuthTokenHash.hash(token)), record.kind == kind,
+            record.expiresAt > now, let user = try await users.user(record.userID),
+            user.isCurrent(credentialStamp: record.credentialStamp)
+        else { return nil }
+        return user
     }
 }

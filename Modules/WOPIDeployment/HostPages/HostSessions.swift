@@ -11,7 +11,8 @@ public import WOPIServer
 /// - A session is a random cookie whose SHA-256 hash the deployment's ``WOPIAuthorizationServer/OAuthStore`` keeps
 ///   as a record of kind ``WOPIAuthorizationServer/OAuthTokenRecord/Kind/session`` (the user, the expiry, the user's
 ///   credential stamp), so it is never a WOPI or OAuth access token, and the server can end it: signing out deletes
-///   the record, on every host that shares the store, so a copied cookie stops working too. It is `HttpOnly`, `SameSite=Lax` (a cross-site form `POST` does not carry it), and `Secure` whenever
+///   the record, on every host that shares the store, so a copied cookie stops working too. It is `HttpOnly`,
+///   `SameSite=Lax` (a cross-site form `POST` does not carry it), and `Secure` whenever
 ///   the request reached the host over HTTPS, directly or through a proxy that says so in `X-Forwarded-Proto`.
 ///   Over HTTPS it is named ``secureCookieName`` (`__Host-` prefixed): a browser takes such a cookie only from this
 ///   very host, over HTTPS, for `Path=/`, so a neighbouring subdomain cannot plant a session of its choosing; and
@@ -98,13 +99,9 @@ public struct HostSessions: Sendable {
         -> WOPIUser?
     {
         for value in request.cookies(named: Self.cookieName(secure: secure)) {
-            guard let record = try await store.token(OAuthTokenHash.hash(value)), record.kind == .session,
-                record.expiresAt > now()
-            else { continue }
-            guard let user = try await users.user(record.userID),
-                user.isCurrent(credentialStamp: record.credentialStamp)
-            else { return nil }
-            return user
+            if let user = try await store.currentUser(holding: value, kind: .session, in: users, now: now()) {
+                return user
+            }
         }
         return nil
     }
