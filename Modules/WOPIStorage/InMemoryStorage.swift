@@ -4,20 +4,31 @@ import NIOCore
 /// A ``StorageBackend`` held in process memory: the reference implementation, and a backend for unit tests.
 ///
 /// It keeps whole files in memory, so it is not for production data; it passes the conformance kit like any
-/// other backend.
+/// other backend. It keeps versions (``VersionedStorage``) under `retention`.
 public actor InMemoryStorage: StorageBackend {
-    private struct Node {
+    struct Node {
         var item: StorageItem
         var content: ByteBuffer = ByteBuffer()
+        /// The file's versions, newest first, the current one first; empty for a container.
+        var versions: [StoredVersion] = []
     }
 
-    private var nodes: [ItemID: Node] = [:]
+    /// A version and its bytes.
+    struct StoredVersion {
+        var version: FileVersion
+        var content: ByteBuffer
+    }
+
+    var nodes: [ItemID: Node] = [:]
     private var roots: [String: ItemID] = [:]
     private var versionCounter = 0
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
+    /// Which earlier versions stay.
+    public let retention: VersionRetention
 
-    /// Creates an empty store.
-    public init(now: @escaping @Sendable () -> Date = { Date() }) {
+    /// Creates an empty store that keeps versions under `retention`.
+    public init(retention: VersionRetention = .standard, now: @escaping @Sendable () -> Date = { Date() }) {
+        self.retention = retention
         self.now = now
     }
 
@@ -163,7 +174,7 @@ public actor InMemoryStorage: StorageBackend {
         return container
     }
 
-    private func fileMetadata(_ id: ItemID) throws -> FileMetadata {
+    func fileMetadata(_ id: ItemID) throws -> FileMetadata {
         guard case .file(let file) = try item(id) else {
             throw StorageError(.notAFile, "Item \(id) is a container, not a file.")
         }
@@ -203,6 +214,8 @@ public actor InMemoryStorage: StorageBackend {
         return buffer
     }
 
+    /// Makes `buffer` the new current version of `file`, recorded with the task's ``SaveContext``, and applies
+    /// ``retention``.
     private func store(_ buffer: ByteBuffer, in file: FileMetadata) -> FileMetadata {
         var digest = ContentDigest()
         digest.update(buffer)
@@ -212,7 +225,29 @@ public actor InMemoryStorage: StorageBackend {
         updated.version = "v\(versionCounter)"
         updated.lastModified = now()
         updated.sha256 = digest.finalize()
-        nodes[file.id] = Node(item: .file(updated), content: buffer)
+        let save = SaveContext.recorded
+        var versions = nodes[file.id]?.versions ?? []
+        if let previous = versions.first?.version,
+            retention.coalesces(
+                save, previous: previous.save, previousSavedAt: previous.savedAt, previousIsKept: previous.isKept,
+                now: updated.lastModified)
+        {
+            versions.removeFirst()
+        }
+        for index in versions.indices { versions[index].version.isCurrent = false }
+        let version = FileVersion(
+            id: updated.version, size: updated.size, savedAt: updated.lastModified, save: save, isKept: false,
+            isCurrent: true, sha256: updated.sha256)
+        versions.insert(StoredVersion(version: version, content: buffer), at: 0)
+        nodes[file.id] = Node(item: .file(updated), content: buffer, versions: versions)
+        applyRetention(to: file.id)
         return updated
+    }
+
+    /// Drops the versions of file `id` that ``retention`` lets go now.
+    func applyRetention(to id: ItemID) {
+        guard let versions = nodes[id]?.versions else { return }
+        let expired = retention.expired(versions.map(\.version), now: now())
+        if !expired.isEmpty { nodes[id]?.versions.removeAll { expired.contains($0.version.id) } }
     }
 }

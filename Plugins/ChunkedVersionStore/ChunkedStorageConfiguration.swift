@@ -16,6 +16,8 @@ public struct ChunkedStorageConfiguration: Sendable {
     /// How long an unfinished write may go without storing anything before it counts as abandoned (its process
     /// died) and its chunks are collected. Default 10 minutes.
     public var abandonedWriteTimeout: TimeInterval
+    /// Which earlier versions of each file stay (``VersionRetention``). Default ``VersionRetention/standard``.
+    public var versionRetention: VersionRetention
     /// The clock; tests inject their own. Every host sharing a database should keep its clock in sync (NTP).
     public var now: @Sendable () -> Date
 
@@ -23,13 +25,14 @@ public struct ChunkedStorageConfiguration: Sendable {
     public init(
         chunkSize: Int = ByteStream.preferredChunkSize, chunksPerTransaction: Int = 16,
         readLeaseDuration: TimeInterval = 120, abandonedWriteTimeout: TimeInterval = 600,
-        now: @escaping @Sendable () -> Date = { Date() }
+        versionRetention: VersionRetention = .standard, now: @escaping @Sendable () -> Date = { Date() }
     ) {
         precondition(chunkSize > 0 && chunksPerTransaction > 0, "Chunk sizes and counts are positive.")
         self.chunkSize = chunkSize
         self.chunksPerTransaction = chunksPerTransaction
         self.readLeaseDuration = readLeaseDuration
         self.abandonedWriteTimeout = abandonedWriteTimeout
+        self.versionRetention = versionRetention
         self.now = now
     }
 

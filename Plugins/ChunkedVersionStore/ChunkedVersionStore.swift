@@ -60,12 +60,30 @@ package struct ChunkedVersionStore<Dialect: ChunkedVersionDialect>: Sendable {
 
     /// The statements that switch existing file `id` from its `previous` version to `staged`, for the plugin's
     /// commit transaction (the file's row locked where the database needs it): mark the version complete, point
-    /// the file at it, and delete the previous version unless a reader holds it.
+    /// the file at it, retire the versions the ``ChunkedStorageConfiguration/versionRetention`` lets go (the
+    /// previous one too, when `staged` coalesces with it), and delete the previous version at once when it is
+    /// retired and no reader holds it.
     package func switchStatements(file id: ItemID, to staged: StagedVersion, previous: Int64?, now: Double)
         -> [SQLStatement]
     {
         [VersionSQL.markCommitted(staged, file: id, now: now), VersionSQL.pointFile(id, at: staged.id, now: now)]
-            + (previous.map { VersionSQL.discardRetired($0, now: now, skipLocked: dialect.skipLocked) } ?? [])
+            + VersionHistorySQL.retire(
+                file: id, staged: staged, previous: previous, now: now, retention: configuration.versionRetention)
+            + (previous.map { discardStatements(version: $0, now: now) } ?? [])
+    }
+
+    /// The statements that delete version `versionID` with the content only it holds, when it is no longer needed
+    /// (retired, of a deleted file, or past the retention rules, and leased by no reader).
+    package func discardStatements(version versionID: Int64, now: Double) -> [SQLStatement] {
+        VersionSQL.discardRetired(
+            versionID, now: now, retention: configuration.versionRetention, skipLocked: dialect.skipLocked)
+    }
+
+    /// The statements that delete the versions `versionIDs` of a file just deleted or replaced by a move (read
+    /// with ``VersionHistorySQL/versionIDs(of:)`` before its row went), each unless a reader holds it; garbage
+    /// collection deletes the others once their readers are done.
+    package func discardStatements(versions versionIDs: [Int64], now: Double) -> [SQLStatement] {
+        versionIDs.flatMap { discardStatements(version: $0, now: now) }
     }
 
     // MARK: Reading
@@ -103,7 +121,9 @@ package struct ChunkedVersionStore<Dialect: ChunkedVersionDialect>: Sendable {
     package func collectGarbage() async throws -> GarbageReport {
         let rows = try await dialect.write(
             "collect garbage", durability: .configured,
-            VersionSQL.collectGarbage(now: configuration.timestamp, skipLocked: dialect.skipLocked))
+            VersionSQL.collectGarbage(
+                now: configuration.timestamp, retention: configuration.versionRetention, skipLocked: dialect.skipLocked)
+        )
         let report = VersionSQL.garbageReport(rows)
         var chunkFiles = 0
         if let files = dialect.chunkFiles {

@@ -8,17 +8,32 @@ package enum SQLArgument: Sendable {
     case real(Double)
     case text(String)
     case blob(Data)
+    case null
 }
 
-/// A value of a result row: the engine only reads integers and blobs back.
+/// A value of a result row.
 package enum SQLValue: Sendable {
     case integer(Int64)
+    case real(Double)
+    case text(String)
     case blob(ByteBuffer)
     case null
 
-    /// The integer, or `nil` for a NULL or a blob.
+    /// The integer, or `nil` for a value of another type or a NULL.
     package var integer: Int64? {
         if case .integer(let value) = self { return value }
+        return nil
+    }
+
+    /// The real number, or `nil` for a value of another type or a NULL.
+    package var real: Double? {
+        if case .real(let value) = self { return value }
+        return nil
+    }
+
+    /// The text, or `nil` for a value of another type or a NULL.
+    package var text: String? {
+        if case .text(let value) = self { return value }
         return nil
     }
 }
@@ -34,6 +49,8 @@ package struct SQLStatement: Sendable {
     /// The type of a result column.
     package enum Column: Sendable {
         case integer
+        case real
+        case text
         case blob
     }
 

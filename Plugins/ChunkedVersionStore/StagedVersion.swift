@@ -1,4 +1,5 @@
 package import Foundation
+package import WOPIStorage
 
 /// A version whose content is stored but which no file points to yet.
 package struct StagedVersion: Sendable {
@@ -10,4 +11,6 @@ package struct StagedVersion: Sendable {
     package var sha256: Data
     /// Whether the content was cut by the `Zip` scheme (else `FullFile`).
     package var isZip: Bool
+    /// Who saves it and how: the ``SaveContext`` of the task that streamed it in.
+    package var save: SaveContext
 }

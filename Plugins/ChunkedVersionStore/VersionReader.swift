@@ -55,7 +55,7 @@ final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
         if !state.withLock({ $0.released }) {
             Task { [dialect, leaseID, versionID, configuration, logger] in
                 await Self.release(
-                    dialect: dialect, leaseID: leaseID, versionID: versionID, now: configuration.timestamp,
+                    dialect: dialect, leaseID: leaseID, versionID: versionID, configuration: configuration,
                     logger: logger)
             }
         }
@@ -205,20 +205,22 @@ final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
         }
         if first {
             await Self.release(
-                dialect: dialect, leaseID: leaseID, versionID: versionID, now: configuration.timestamp, logger: logger)
+                dialect: dialect, leaseID: leaseID, versionID: versionID, configuration: configuration, logger: logger)
         }
     }
 
-    private static func release(dialect: Dialect, leaseID: Int64, versionID: Int64, now: Double, logger: Logger)
-        async
-    {
+    private static func release(
+        dialect: Dialect, leaseID: Int64, versionID: Int64, configuration: ChunkedStorageConfiguration, logger: Logger
+    ) async {
         // A task of its own, so that a reader whose task was cancelled still releases its lease.
         await Task {
             do {
                 _ = try await dialect.write(
                     "release read lease \(leaseID)", durability: .configured,
                     [VersionSQL.releaseLease(leaseID)]
-                        + VersionSQL.discardRetired(versionID, now: now, skipLocked: dialect.skipLocked))
+                        + VersionSQL.discardRetired(
+                            versionID, now: configuration.timestamp, retention: configuration.versionRetention,
+                            skipLocked: dialect.skipLocked))
             } catch {
                 logger.notice("Could not release read lease \(leaseID) (it will expire by itself): \(error)")
             }

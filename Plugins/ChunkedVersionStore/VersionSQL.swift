@@ -86,18 +86,20 @@ package enum VersionSQL {
         SQLStatement("DELETE FROM version_leases WHERE id = ?", [.integer(leaseID)])
     }
 
-    /// Marks a staged version complete and owned by `file`; fails if garbage collection took it meanwhile.
+    /// Marks a staged version complete and owned by `file`, with who saved it and how (``StagedVersion/save``);
+    /// fails if garbage collection took it meanwhile.
     package static func markCommitted(_ staged: StagedVersion, file: ItemID, now: Double) -> SQLStatement {
         SQLStatement(
             """
             UPDATE file_versions
             SET state = 'complete', file_id = ?, size = ?, sha256 = ?, is_zip = ?, committed_at = ?,
-                write_expires_at = NULL
+                write_expires_at = NULL, saved_by = ?, save_path = ?, is_autosave = ?, is_exit_save = ?
             WHERE id = ? AND state = 'writing' RETURNING 1
             """,
             [
                 .text(file.rawValue), .integer(staged.size), .blob(staged.sha256), .integer(staged.isZip ? 1 : 0),
-                .real(now), .integer(staged.id),
+                .real(now), staged.save.userID.map(SQLArgument.text) ?? .null, .text(staged.save.path.rawValue),
+                .integer(staged.save.isAutosave ? 1 : 0), .integer(staged.save.isExitSave ? 1 : 0), .integer(staged.id),
             ],
             columns: [.integer],
             expecting: (1, StorageError(.io, "The upload took so long that its content was collected; send it again.")))
@@ -110,36 +112,32 @@ package enum VersionSQL {
             [.integer(versionID), .real(now), .text(id.rawValue)])
     }
 
-    /// Deletes the version, with the content only it holds, if it is complete, no file's current version and not
-    /// leased by a reader. `skipLocked` as ``ChunkSQL/collectChunks(skipLocked:)`` takes it.
-    package static func discardRetired(_ versionID: Int64, now: Double, skipLocked: String) -> [SQLStatement] {
-        ChunkSQL.discard(
-            versionID,
-            when: """
-                f.state = 'complete'
-                  AND NOT EXISTS (SELECT 1 FROM items WHERE items.current_version_id = f.id)
-                  AND NOT EXISTS (SELECT 1 FROM version_leases l WHERE l.version_id = f.id AND l.expires_at > ?)
-                """, [.real(now)], skipLocked: skipLocked)
+    /// Deletes the version, with the content only it holds, if it is no longer needed
+    /// (``VersionHistorySQL/removable(now:retention:)``). `skipLocked` as ``ChunkSQL/collectChunks(skipLocked:)``
+    /// takes it.
+    static func discardRetired(_ versionID: Int64, now: Double, retention: VersionRetention, skipLocked: String)
+        -> [SQLStatement]
+    {
+        let (condition, arguments) = VersionHistorySQL.removable(now: now, retention: retention)
+        return ChunkSQL.discard(versionID, when: condition, arguments, skipLocked: skipLocked)
     }
 
-    /// The statements of a garbage collection: expired leases, abandoned writes, retired versions, chunks no
-    /// version lists and pieces of no chunk; each returns a row per deletion. `skipLocked` as
-    /// ``ChunkSQL/collectChunks(skipLocked:)`` takes it.
-    package static func collectGarbage(now: Double, skipLocked: String) -> [SQLStatement] {
-        [
+    /// The statements of a garbage collection: expired leases, abandoned writes, versions no longer needed
+    /// (``VersionHistorySQL/removable(now:retention:)``), chunks no version lists and pieces of no chunk; each
+    /// returns a row per deletion. `skipLocked` as ``ChunkSQL/collectChunks(skipLocked:)`` takes it.
+    package static func collectGarbage(now: Double, retention: VersionRetention, skipLocked: String)
+        -> [SQLStatement]
+    {
+        let (removable, arguments) = VersionHistorySQL.removable(now: now, retention: retention)
+        return [
             SQLStatement(
                 "DELETE FROM version_leases WHERE expires_at <= ? RETURNING 1", [.real(now)], columns: [.integer]),
             SQLStatement(
                 "DELETE FROM file_versions WHERE state = 'writing' AND write_expires_at <= ? RETURNING 1",
                 [.real(now)], columns: [.integer]),
             SQLStatement(
-                """
-                DELETE FROM file_versions
-                WHERE state = 'complete'
-                  AND NOT EXISTS (SELECT 1 FROM items WHERE items.current_version_id = file_versions.id)
-                  AND NOT EXISTS (SELECT 1 FROM version_leases l WHERE l.version_id = file_versions.id)
-                RETURNING 1
-                """, columns: [.integer]),
+                "DELETE FROM file_versions WHERE id IN (SELECT f.id FROM file_versions f WHERE \(removable)) RETURNING 1",
+                arguments, columns: [.integer]),
             ChunkSQL.collectChunks(skipLocked: skipLocked),
             ChunkSQL.collectPieces,
         ]

@@ -112,7 +112,7 @@ struct VersionWriter<Dialect: ChunkedVersionDialect>: Sendable {
             try await flush(cutter.takeBatch(), into: versionID, files: files)
             await hashing.value
             let (size, sha256) = digest.result
-            return StagedVersion(id: versionID, size: size, sha256: sha256, isZip: isZip)
+            return StagedVersion(id: versionID, size: size, sha256: sha256, isZip: isZip, save: SaveContext.recorded)
         } catch {
             // Nothing may still be writing into the version when the caller discards it.
             _ = await storing?.task.result

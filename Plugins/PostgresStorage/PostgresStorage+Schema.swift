@@ -65,6 +65,8 @@ extension PostgresStorage {
             ])
         // `chunks.in_file`, which the engine reads for SQLite's chunk files; always 0 here.
         schema.registerMigration("v3", statements: ChunkSQL.fileMigration)
+        // Version history (Docs/versions.md); versions saved before have no user or path.
+        schema.registerMigration("v4", statements: VersionHistorySQL.migration)
         return schema
     }()
 }

@@ -140,8 +140,9 @@ public final class PostgresStorage: StorageBackend, RelocatingStorage {
             if let replaced = try StorageRules.replacedByMove(
                 moving, named: name, existing: existing, replacing: replacing, intoItself: intoItself)
             {
+                let replacedVersions = try await self.versionIDs(sql, of: replaced.id)
                 try await sql.execute("DELETE FROM items WHERE id = \(replaced.id.rawValue)")
-                try await Self.discardRetired(sql, replaced, now: now)
+                _ = try await sql.run(self.versions.discardStatements(versions: replacedVersions, now: now))
             }
             try await sql.execute(
                 "UPDATE items SET parent_id = \(newParent.rawValue), name = \(name) WHERE id = \(id.rawValue)")
@@ -166,8 +167,9 @@ public final class PostgresStorage: StorageBackend, RelocatingStorage {
             let current = try await sql.requireItem(id, lock: "UPDATE")
             let hasChildren = try await sql.hasChildren(id)
             let parent = try StorageRules.parentForDelete(of: current, hasChildren: hasChildren)
+            let fileVersions = try await self.versionIDs(sql, of: id)
             try await sql.execute("DELETE FROM items WHERE id = \(id.rawValue)")
-            if case .file(let file) = current { try await Self.discardRetired(sql, file, now: now) }
+            _ = try await sql.run(self.versions.discardStatements(versions: fileVersions, now: now))
             try await sql.touch(parent, at: now)
         }
     }
@@ -179,11 +181,8 @@ public final class PostgresStorage: StorageBackend, RelocatingStorage {
         try StorageRules.ensureFree(await sql.child(named: name, in: parent), named: name)
     }
 
-    /// Deletes the version of a file that was just deleted or replaced, unless a reader holds it.
-    static func discardRetired(_ sql: PostgresStorageSQL, _ file: FileMetadata, now: Double) async throws {
-        if let versionID = VersionSQL.versionID(file.version) {
-            _ = try await sql.run(
-                VersionSQL.discardRetired(versionID, now: now, skipLocked: PostgresVersionDialect.skipLocked))
-        }
+    /// The IDs of the versions of file `id` (none for a container), read before its row goes.
+    func versionIDs(_ sql: PostgresStorageSQL, of id: ItemID) async throws -> [Int64] {
+        try await sql.run([VersionHistorySQL.versionIDs(of: id)])[0].compactMap { $0.first?.integer }
     }
 }

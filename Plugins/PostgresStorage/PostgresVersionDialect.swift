@@ -62,6 +62,7 @@ struct PostgresVersionDialect: ChunkedVersionDialect {
             case .real(let value): bindings.append(value)
             case .text(let value): bindings.append(value)
             case .blob(let value): try bindings.append(value)
+            case .null: bindings.appendNull()
             }
         }
         let query = PostgresQuery(unsafeSQL: statement.numberedSQL, binds: bindings)
@@ -76,6 +77,8 @@ struct PostgresVersionDialect: ChunkedVersionDialect {
                 }
                 switch column {
                 case .integer: values.append(.integer(try cell.decode(Int64.self)))
+                case .real: values.append(.real(try cell.decode(Double.self)))
+                case .text: values.append(.text(try cell.decode(String.self)))
                 case .blob: values.append(.blob(try cell.decode(ByteBuffer.self)))
                 }
             }

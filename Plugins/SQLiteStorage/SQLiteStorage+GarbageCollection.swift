@@ -16,7 +16,8 @@ extension SQLiteStorage: GarbageCollectingStorage {
     /// The synchronous form used while opening: also removes the chunk files no `chunks` row names (of writes a
     /// crash interrupted).
     func collectGarbageNow() throws {
-        let statements = VersionSQL.collectGarbage(now: configuration.timestamp, skipLocked: "")
+        let statements = VersionSQL.collectGarbage(
+            now: configuration.timestamp, retention: configuration.versionRetention, skipLocked: "")
         let dialect = versions.dialect
         do {
             _ = try pool.write { db in try dialect.run(db, statements) }

@@ -61,6 +61,10 @@ extension SQLiteStorage {
         schema.registerMigration("v3") { db in
             for statement in ChunkSQL.fileMigration { try db.execute(sql: statement) }
         }
+        // Version history (Docs/versions.md); versions saved before have no user or path.
+        schema.registerMigration("v4") { db in
+            for statement in VersionHistorySQL.migration { try db.execute(sql: statement) }
+        }
         return schema
     }()
 }

@@ -128,8 +128,9 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
                     moving, named: name, existing: SQLiteStorageSQL.child(db, named: name, in: newParent),
                     replacing: replacing, intoItself: SQLiteStorageSQL.isAncestor(db, id, of: newParent))
                 {
+                    let replacedVersions = try Self.versionIDs(db, versions, of: replaced.id)
                     try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [replaced.id.rawValue])
-                    try Self.discardRetired(db, versions.dialect, replaced, now: now)
+                    _ = try versions.dialect.run(db, versions.discardStatements(versions: replacedVersions, now: now))
                 }
                 try db.execute(
                     sql: "UPDATE items SET parent_id = ?, name = ? WHERE id = ?",
@@ -156,8 +157,9 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
                 let current = try SQLiteStorageSQL.requireItem(db, id)
                 let parent = try StorageRules.parentForDelete(
                     of: current, hasChildren: SQLiteStorageSQL.hasChildren(db, id))
+                let fileVersions = try Self.versionIDs(db, versions, of: id)
                 try db.execute(sql: "DELETE FROM items WHERE id = ?", arguments: [id.rawValue])
-                if case .file(let file) = current { try Self.discardRetired(db, versions.dialect, file, now: now) }
+                _ = try versions.dialect.run(db, versions.discardStatements(versions: fileVersions, now: now))
                 try SQLiteStorageSQL.touch(db, parent, at: now)
             }
         }
@@ -175,13 +177,11 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
         try StorageRules.ensureFree(SQLiteStorageSQL.child(db, named: name, in: parent), named: name)
     }
 
-    /// Deletes the version of a file that was just deleted or replaced, unless a reader holds it.
-    static func discardRetired(_ db: Database, _ dialect: SQLiteVersionDialect, _ file: FileMetadata, now: Double)
-        throws
+    /// The IDs of the versions of file `id` (none for a container), read before its row goes.
+    static func versionIDs(_ db: Database, _ versions: ChunkedVersionStore<SQLiteVersionDialect>, of id: ItemID)
+        throws -> [Int64]
     {
-        if let versionID = VersionSQL.versionID(file.version) {
-            _ = try dialect.run(db, VersionSQL.discardRetired(versionID, now: now, skipLocked: ""))
-        }
+        try versions.dialect.run(db, VersionHistorySQL.versionIDs(of: id)).compactMap { $0.first?.integer }
     }
 
     /// What the database keeps of the chunk files of version `versionID` (``ChunkFiles``), in one snapshot: `nil`

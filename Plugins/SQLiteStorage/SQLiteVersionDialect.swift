@@ -80,6 +80,7 @@ struct SQLiteVersionDialect: ChunkedVersionDialect {
                 case .real(let value): return value
                 case .text(let value): return value
                 case .blob(let value): return value
+                case .null: return nil
                 }
             })
         guard !statement.columns.isEmpty else {
@@ -94,6 +95,10 @@ struct SQLiteVersionDialect: ChunkedVersionDialect {
                     switch statement.columns[index] {
                     case .integer:
                         return (row[index] as Int64?).map(SQLValue.integer) ?? .null
+                    case .real:
+                        return (row[index] as Double?).map(SQLValue.real) ?? .null
+                    case .text:
+                        return (row[index] as String?).map(SQLValue.text) ?? .null
                     case .blob:
                         return try row.withUnsafeData(atIndex: index) { data -> SQLValue in
                             guard let data else { return .null }

@@ -15,7 +15,7 @@ struct SQLiteDatabaseTests {
         _ = try SQLiteLockStore(database: database)
         #expect(
             try await database.appliedMigrations() == [
-                "storage.v1", "storage.v2", "storage.v3", "locks.v1", "locks.v2",
+                "storage.v1", "storage.v2", "storage.v3", "storage.v4", "locks.v1", "locks.v2",
             ])
         try database.install(SQLiteStorage.schema)
 
@@ -29,7 +29,7 @@ struct SQLiteDatabaseTests {
         try reopened.install(extra)
         #expect(
             try await reopened.appliedMigrations() == [
-                "storage.v1", "storage.v2", "storage.v3", "locks.v1", "locks.v2", "oauth.v1",
+                "storage.v1", "storage.v2", "storage.v3", "storage.v4", "locks.v1", "locks.v2", "oauth.v1",
             ])
         #expect(extra.migrationIdentifiers == ["oauth.v1"])
         #expect(try await reopened.integrityCheck() == ["ok"])

@@ -12,7 +12,8 @@ struct SQLiteGarbageCollectorTests {
     func collectsEveryInterval() async throws {
         let file = try TemporaryDatabaseFile()
         let clock = TestClock(start: Date(timeIntervalSince1970: 1_800_000_000))
-        var configuration = SQLiteStorage.Configuration(chunkSize: 4_096, chunksPerTransaction: 2)
+        var configuration = SQLiteStorage.Configuration(
+            chunkSize: 4_096, chunksPerTransaction: 2, versionRetention: .currentOnly)
         configuration.now = clock.dateSource
         let storage = try file.openStorage(configuration)
         let root = try await storage.rootContainer(forUser: "alice")

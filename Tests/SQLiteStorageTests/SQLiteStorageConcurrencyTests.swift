@@ -7,7 +7,8 @@ import WOPIStorage
 
 @Suite("SQLite storage: several connections and processes")
 struct SQLiteStorageConcurrencyTests {
-    private let small = SQLiteStorage.Configuration(chunkSize: 8_192, chunksPerTransaction: 2)
+    private let small = SQLiteStorage.Configuration(
+        chunkSize: 8_192, chunksPerTransaction: 2, versionRetention: .currentOnly)
 
     @Test("a second storage on the same file sees the same data")
     func secondInstance() async throws {

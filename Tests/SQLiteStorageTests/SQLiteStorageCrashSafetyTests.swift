@@ -10,7 +10,8 @@ import WOPITestSupport
 
 @Suite("SQLite storage: crash safety and readers")
 struct SQLiteStorageCrashSafetyTests {
-    private let small = SQLiteStorage.Configuration(chunkSize: 4_096, chunksPerTransaction: 2)
+    private let small = SQLiteStorage.Configuration(
+        chunkSize: 4_096, chunksPerTransaction: 2, versionRetention: .currentOnly)
 
     @Test("an interrupted write leaves the old version whole and no stray chunks, also after reopening")
     func interruptedWrite() async throws {

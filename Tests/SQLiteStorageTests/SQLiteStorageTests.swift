@@ -144,7 +144,8 @@ struct SQLiteStorageTests {
     @Test("ranged reads across chunk boundaries", arguments: [0..<1, 900..<2_100, 1_000..<2_000, 4_990..<9_000, 7..<7])
     func rangedRead(_ range: Range<Int>) async throws {
         let file = try TemporaryDatabaseFile()
-        let storage = try file.openStorage(.init(chunkSize: 1_000, chunksPerTransaction: 2))
+        let storage = try file.openStorage(
+            .init(chunkSize: 1_000, chunksPerTransaction: 2, versionRetention: .currentOnly))
         let root = try await storage.rootContainer(forUser: "alice")
         let size = 5_000
         let stored = try await storage.createFile(

@@ -28,8 +28,9 @@ final class TemporaryDatabaseFile: Sendable {
         return try SQLiteDatabase(path: path, configuration: .init(synchronous: synchronous, logger: logger))
     }
 
-    /// Opens a storage on a new connection pool.
-    func openStorage(_ configuration: SQLiteStorage.Configuration = .init()) throws -> SQLiteStorage {
+    /// Opens a storage on a new connection pool; by default without history, as these suites check that a replaced
+    /// version's content is reclaimed (`SQLiteVersionConformanceTests` checks history).
+    func openStorage(_ configuration: SQLiteStorage.Configuration = .noHistory) throws -> SQLiteStorage {
         try SQLiteStorage(database: openDatabase(), configuration: configuration)
     }
 
@@ -79,4 +80,9 @@ final class TemporaryDatabaseFile: Sendable {
         }
         return files
     }
+}
+
+extension SQLiteStorage.Configuration {
+    /// The defaults, keeping only each file's current version.
+    static let noHistory = SQLiteStorage.Configuration(versionRetention: .currentOnly)
 }

@@ -1,0 +1,32 @@
+public import Foundation
+
+/// One stored version of a file's content, as a backend that keeps versions (``VersionedStorage``) lists it.
+public struct FileVersion: Sendable, Hashable, Identifiable {
+    /// The version, as ``FileMetadata/version`` named the content when it was current.
+    public var id: String
+    /// The content length in bytes.
+    public var size: Int64
+    /// When the version was saved.
+    public var savedAt: Date
+    /// How the version was saved, and by whom (``SaveContext``).
+    public var save: SaveContext
+    /// Whether the version is kept by name: retention never removes it.
+    public var isKept: Bool
+    /// Whether this is the file's current content.
+    public var isCurrent: Bool
+    /// The SHA-256 digest of the content (32 bytes), or `nil` when the backend cannot know it.
+    public var sha256: Data?
+
+    /// Creates a version description.
+    public init(
+        id: String, size: Int64, savedAt: Date, save: SaveContext, isKept: Bool, isCurrent: Bool, sha256: Data?
+    ) {
+        self.id = id
+        self.size = size
+        self.savedAt = savedAt
+        self.save = save
+        self.isKept = isKept
+        self.isCurrent = isCurrent
+        self.sha256 = sha256
+    }
+}

@@ -1,0 +1,30 @@
+import ChunkedVersionStore
+public import WOPIStorage
+
+extension SQLiteStorage: VersionedStorage {
+    /// The versions of file `id`, the current one first, then newest first; they share chunks, so a version that
+    /// differs from its predecessor by one paragraph costs about one chunk.
+    public func versions(of id: ItemID) async throws -> [FileVersion] {
+        try await perform("list the versions of file \(id)") { try await versions.versions(of: id) }
+    }
+
+    public func readVersion(_ version: String, of id: ItemID, range: Range<Int64>?) async throws -> FileContent {
+        let file = try await file(id)
+        return try await perform("read version \(version) of file \(id)") {
+            try await versions.readVersion(version, of: file, range: range)
+        }
+    }
+
+    public func deleteVersion(_ version: String, of id: ItemID) async throws {
+        try await perform("delete version \(version) of file \(id)") {
+            try await versions.deleteVersion(version, of: id)
+        }
+    }
+
+    @discardableResult
+    public func keepVersion(_ version: String, of id: ItemID, _ kept: Bool) async throws -> FileVersion {
+        try await perform("keep version \(version) of file \(id)") {
+            try await versions.keepVersion(version, of: id, kept)
+        }
+    }
+}
