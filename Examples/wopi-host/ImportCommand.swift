@@ -30,8 +30,10 @@ struct ImportCommand: AsyncParsableCommand {
         let host = try await ExampleDecisions.host(stores)
         let root = try await stores.storage.rootContainer(forUser: user).id
         let folder = try await host.createFolders(atPath: segments.joined(separator: "/"), under: root, for: owner)
-        let file = try await host.createFile(
-            named: name, in: folder.id, content: try .contentsOfFile(at: source), replacing: overwrite, for: owner)
+        let file = try await SaveContext.$current.withValue(SaveContext(userID: user, path: .commandLine)) {
+            try await host.createFile(
+                named: name, in: folder.id, content: try .contentsOfFile(at: source), replacing: overwrite, for: owner)
+        }
         print("imported \(target) (\(file.size) bytes, id \(file.id))")
     }
 }

@@ -156,7 +156,9 @@ public final class WOPIHost: Sendable {
             let context = try await authorize(request, for: resource)
             if let acknowledged = try admit(operation, context: context) { return acknowledged }
             do {
-                let response = try await perform(operation, request: request, context: context)
+                let response = try await performing(operation, request: request, user: context.user) {
+                    try await perform(operation, request: request, context: context)
+                }
                 await auditPerformed(operation, request: request, context: context, response: response)
                 return response
             } catch {

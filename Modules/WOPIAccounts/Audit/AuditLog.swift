@@ -82,6 +82,11 @@ public struct AuditEvent: Sendable, Hashable, Codable {
         /// A user redeemed a share link to `itemID` (`details`: `permission` of the link, `granted` whether it gave
         /// the user a share, `grantor`).
         public static let shareLinkRedeemed = Action(rawValue: "share-link-redeemed")
+        /// An earlier version of `itemID` was restored as its new current content (`details`: `version`, the
+        /// restored one, and `newVersion`).
+        public static let versionRestore = Action(rawValue: "version-restore")
+        /// An earlier version of `itemID` was deleted (`details["version"]`).
+        public static let versionDelete = Action(rawValue: "version-delete")
         /// A WOPI request failed the proof-key check (`details["check"]`).
         public static let proofFailure = Action(rawValue: "proof-failure")
     }

@@ -14,6 +14,8 @@ package enum WOPIMetricName {
     package static let getFileBytes = "wopi_getfile_bytes_total"
     /// Counter: bytes of file content stored by PutFile.
     package static let putFileBytes = "wopi_putfile_bytes_total"
+    /// Changes to earlier versions of files, by `change` (`restore`, `delete`).
+    package static let versionChanges = "wopi_version_changes_total"
     /// Counter `{code}`: requests that failed in the storage or the database (`io`, `corrupt`, `busy`,
     /// `unavailable`).
     package static let storageErrors = "wopi_storage_errors_total"

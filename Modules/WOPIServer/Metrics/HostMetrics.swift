@@ -23,6 +23,8 @@ final class HostMetrics: Sendable {
     let lockConflicts: Counter
     let getFileBytes: Counter
     let putFileBytes: Counter
+    /// Restores and deletions of versions, by `change`.
+    private let versionChanges: MetricHandles<String, Counter>
 
     /// The failures of a storage or database, as opposed to the answers a request can expect (not found, a name
     /// conflict, …).
@@ -47,6 +49,12 @@ final class HostMetrics: Sendable {
         lockConflicts = Counter(label: WOPIMetricName.lockConflicts, factory: factory)
         getFileBytes = Counter(label: WOPIMetricName.getFileBytes, factory: factory)
         putFileBytes = Counter(label: WOPIMetricName.putFileBytes, factory: factory)
+        versionChanges = MetricHandles(counter: WOPIMetricName.versionChanges, dimension: "change", factory: factory)
+    }
+
+    /// Counts a change to an earlier version of a file: `restore` or `delete`.
+    func versionChanged(_ change: String) {
+        versionChanges[change].increment()
     }
 
     /// Counts an answered request and records how long it took to its response head.

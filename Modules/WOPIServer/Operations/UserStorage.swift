@@ -78,7 +78,9 @@ public struct UserStorage: StorageBackend {
         try await throughTheDoor {
             let file = try await host.storage.file(id)
             try await host.authorize(.putFile(file, PutFileDetails(size: content.knownLength)), by: user)
-            return try await host.storage.writeFile(id, content: content, expectedVersion: expectedVersion)
+            return try await host.saving(by: user, through: .mount) {
+                try await host.storage.writeFile(id, content: content, expectedVersion: expectedVersion)
+            }
         }
     }
 

@@ -81,7 +81,9 @@ extension WOPIHost {
             let parent = try await storage.container(container)
             try await authorize(.create(name: name, in: parent, isContainer: false), by: user)
         }
-        return try await storage.createFile(named: name, in: container, content: content, overwrite: replacing)
+        return try await saving(by: user, through: .create) {
+            try await storage.createFile(named: name, in: container, content: content, overwrite: replacing)
+        }
     }
 
     /// The folder at slash-separated `path` below `container`, creating each missing one for `user` (`mkdir -p`)
