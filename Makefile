@@ -63,18 +63,20 @@ alerts:
 
 ## make bench: the benchmark suite on the release build (Docs/benchmarks.md): SQLite, fs and a 3-host PostgreSQL
 ## cluster (scripts/cluster.sh) side by side; prints the table and prepends it to Docs/benchmarks.md. About 15
-## minutes after the build.
+## minutes after the build. Then scripts/bench-versions.py: what a kept version costs (printed, not written).
 bench: test-deps
 	$(SWIFT) build -c release --product wopi-host
 	$(SWIFT) build -c release --product wopikit-bench
 	$(SWIFT) build -c release --product wopikit-hello
 	$(SWIFT) build -c release --product wopi
 	scripts/bench.py --bin $$($(SWIFT) build -c release --show-bin-path)
+	scripts/bench-versions.py --bin $$($(SWIFT) build -c release --show-bin-path)
 
 ## make bench-smoke: every scenario of the suite for a second, on the debug build `make test` made, PostgreSQL
 ## included (fails when PostgreSQL 15 is missing): checks that the suite works, not its figures.
 bench-smoke:
 	scripts/bench.py --smoke --bin $$($(SWIFT) build --show-bin-path)
+	scripts/bench-versions.py --smoke --bin $$($(SWIFT) build --show-bin-path)
 
 ## make fuzz: each libFuzzer target (Fuzz/) for FUZZ_SECONDS from its seed corpus; see Docs/fuzzing-and-sanitizers.md.
 fuzz: fuzz-build

@@ -5,7 +5,9 @@ python3-openpyxl with python3-pil (.xlsx) and LibreOffice headless (.pptx). Each
 seeded random pixels (about 1 MiB each, which deflate cannot shrink), so IMAGES sets its size.
 
     scripts/office-document.py make KIND PATH IMAGES   writes a new document
-    scripts/office-document.py edit KIND PATH IMAGES   changes one paragraph (docx), cell (xlsx) or slide (pptx)
+    scripts/office-document.py edit KIND PATH IMAGES [TEXT]
+                                                      changes one paragraph (docx), cell (xlsx) or slide (pptx), to
+                                                      TEXT when given (the version-growth benchmark's 50 edits)
 """
 import base64
 import os
@@ -31,11 +33,14 @@ def noise_png(path, seed, height=341, width=1024):
     return path
 
 
-def docx_document(path, pictures, edited):
+EDITED = "This paragraph was edited after the first upload."
+
+
+def docx_document(path, pictures, edited, text=EDITED):
     import docx
     if edited:
         document = docx.Document(path)
-        document.paragraphs[1].text = "This paragraph was edited after the first upload."
+        document.paragraphs[1].text = text
     else:
         document = docx.Document()
         document.add_heading("Incremental transfer", 0)
@@ -45,12 +50,12 @@ def docx_document(path, pictures, edited):
     document.save(path)
 
 
-def xlsx_document(path, pictures, edited):
+def xlsx_document(path, pictures, edited, text=EDITED):
     import openpyxl
     from openpyxl.drawing.image import Image
     if edited:
         book = openpyxl.load_workbook(path)
-        book.active["B2"] = "edited after the first upload"
+        book.active["B2"] = text
     else:
         book = openpyxl.Workbook()
         sheet = book.active
@@ -61,7 +66,7 @@ def xlsx_document(path, pictures, edited):
     book.save(path)
 
 
-def pptx_document(path, pictures, edited):
+def pptx_document(path, pictures, edited, text=EDITED):
     """One slide per picture, written as a flat ODF presentation and converted by LibreOffice; the edit changes
     the text of slide 2 and converts again."""
     work = os.path.dirname(os.path.abspath(path))
@@ -69,11 +74,11 @@ def pptx_document(path, pictures, edited):
     for i, picture in enumerate(pictures):
         with open(picture, "rb") as f:
             data = base64.b64encode(f.read()).decode()
-        text = "This slide was edited after the first upload." if edited and i == 1 else f"Slide {i + 1}"
+        caption = text if edited and i == 1 else f"Slide {i + 1}"
         slides.append(
             f'<draw:page draw:name="page{i + 1}" draw:master-page-name="Default">'
             f'<draw:frame svg:x="1cm" svg:y="1cm" svg:width="20cm" svg:height="2cm"><draw:text-box>'
-            f'<text:p>{text}</text:p></draw:text-box></draw:frame>'
+            f'<text:p>{caption}</text:p></draw:text-box></draw:frame>'
             f'<draw:frame svg:x="1cm" svg:y="4cm" svg:width="20cm" svg:height="6.7cm"><draw:image>'
             f'<office:binary-data>{data}</office:binary-data></draw:image></draw:frame></draw:page>')
     source = os.path.join(work, "deck.fodp")
@@ -98,12 +103,16 @@ def pptx_document(path, pictures, edited):
 
 
 def main():
-    if len(sys.argv) != 5 or sys.argv[1] not in ("make", "edit") or sys.argv[2] not in ("docx", "xlsx", "pptx"):
+    if len(sys.argv) not in (5, 6) or sys.argv[1] not in ("make", "edit") or sys.argv[2] not in ("docx", "xlsx", "pptx"):
         sys.exit(__doc__)
     action, kind, path, images = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+    text = sys.argv[5] if len(sys.argv) == 6 else EDITED
     work = os.path.dirname(os.path.abspath(path))
-    pictures = [noise_png(os.path.join(work, f"picture{i}.png"), i) for i in range(images)]
-    {"docx": docx_document, "xlsx": xlsx_document, "pptx": pptx_document}[kind](path, pictures, action == "edit")
+    # An edit of a .docx or .xlsx opens the document and needs no pictures; a .pptx is written again from them.
+    needed = action == "make" or kind == "pptx"
+    pictures = [noise_png(os.path.join(work, f"picture{i}.png"), i) for i in range(images)] if needed else []
+    {"docx": docx_document, "xlsx": xlsx_document, "pptx": pptx_document}[kind](
+        path, pictures, action == "edit", text)
 
 
 if __name__ == "__main__":
