@@ -11,6 +11,7 @@ import WOPIHTTPEdge
 public import WOPIModels
 public import WOPIServer
 public import WOPIServerHummingbird
+import WOPIStorage
 
 #if TLS
     import HummingbirdTLS
@@ -125,8 +126,9 @@ public final class WOPIDeployment: Sendable {
         // The reader reads the stores' own users, items and shares: a policy that decides from shares decides from
         // those (AccessPolicy.access(of:to:sharesOnPath:)); any other still saves the reads of the user and item.
         hostConfiguration.authorizationReader = hostConfiguration.authorizationReader ?? stores.authorizationReader
-        let pageDecorators: [any InfoDecorator] =
-            discovery == nil || configuration.pages == nil ? [] : [HostPageDecorator(base: baseURL)]
+        var pageDecorator = HostPageDecorator(base: baseURL)
+        pageDecorator.keepsVersions = stores.storage is any VersionedStorage
+        let pageDecorators: [any InfoDecorator] = discovery == nil || configuration.pages == nil ? [] : [pageDecorator]
         host = WOPIHost(
             storage: stores.storage, locks: stores.locks, users: stores.users, tokens: AccessTokenSigner(key: tokenKey),
             configuration: hostConfiguration,

@@ -304,6 +304,7 @@ struct OneDoorTests {
         func signIn(_ page: SignInPage) -> String { "sign in" }
         func files(_ page: FileListPage) -> String { "files" }
         func frame(_ page: EditorFramePage) -> String { "frame" }
+        func versions(_ page: VersionListPage) -> String { "versions" }
         var frameScript: String { "" }
         func message(title: String, _ text: String) -> String { "\(title): \(text)" }
     }

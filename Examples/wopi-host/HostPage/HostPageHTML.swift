@@ -1,8 +1,10 @@
 import Foundation
 import WOPIDeployment
 import WOPIModels
+import WOPIStorage
 
-/// The HTML of the host pages: the sign-in form, the file list and the page that frames the WOPI client. Restyle
+/// The HTML of the host pages: the sign-in form, the file list, a file's versions and the page that frames the WOPI
+/// client. Restyle
 /// it freely: `HostPages` (in WOPIDeployment) decides what each page shows and sets its security headers.
 struct HostPageHTML: HostPageRenderer {
     /// A page with a title and a plain-text message.
@@ -53,7 +55,7 @@ struct HostPageHTML: HostPageRenderer {
     func frame(_ frame: EditorFramePage) -> String {
         let config: [String: String?] = [
             "clientOrigin": frame.clientOrigin, "closeURL": frame.closeURL, "editURL": frame.editURL,
-            "shareURL": frame.shareURL, "downloadURL": frame.downloadURL,
+            "shareURL": frame.shareURL, "downloadURL": frame.downloadURL, "versionsURL": frame.versionsURL,
         ]
         let json =
             (try? JSONSerialization.data(withJSONObject: config.compactMapValues { $0 }, options: .sortedKeys))
@@ -133,7 +135,10 @@ struct HostPageHTML: HostPageRenderer {
               case 'UI_Close': window.location.assign(cfg.closeURL); break;
               case 'UI_Edit': if (cfg.editURL) { window.location.assign(cfg.editURL); } break;
               case 'UI_Sharing': case 'UI_Share': notice('Share this link with people who have access:', cfg.shareURL); break;
-              case 'UI_FileVersions': notice('This host keeps only the current version. Download it:', cfg.downloadURL); break;
+              case 'UI_FileVersions':
+                if (cfg.versionsURL) { window.location.assign(cfg.versionsURL); }
+                else { notice('This host keeps only the current version. Download it:', cfg.downloadURL); }
+                break;
               case 'File_Rename': if (values.NewName) { document.title = values.NewName; } break;
               case 'Edit_Notification': notice('Someone else is editing this document; your changes are merged.'); break;
             }
@@ -190,5 +195,53 @@ struct HostPageHTML: HostPageRenderer {
             \(create)
             \(fromTemplate)
             """)
+    }
+
+    /// A file's versions, newest first, each with its download and, for a user who may change the file, a restore
+    /// form and a keep or release form (all posting `action` and `version` to ``VersionListPage/formURL``).
+    func versions(_ page: VersionListPage) -> String {
+        let rows = page.rows.map { row in
+            let version = row.version
+            let how =
+                [version.save.path.rawValue]
+                + (version.save.isAutosave ? ["autosave"] : []) + (version.save.isExitSave ? ["on close"] : [])
+            var actions = "<a href=\"\(HTMLEscaping.escape(row.downloadURL))\">Download</a>"
+            if page.canChange {
+                if !version.isCurrent { actions += Self.versionForm(page, version, action: "restore", "Restore") }
+                actions += Self.versionForm(
+                    page, version, action: version.isKept ? "release" : "keep", version.isKept ? "Release" : "Keep")
+            }
+            return """
+                <tr data-version="\(HTMLEscaping.escape(version.id))">\
+                <td>\(version.isCurrent ? "Current" : "")\(version.isKept ? " Kept" : "")</td>\
+                <td>\(HTMLEscaping.escape(version.savedAt.formatted(.iso8601)))</td>\
+                <td>\(HTMLEscaping.escape(row.savedBy ?? "unknown"))</td>\
+                <td>\(HTMLEscaping.escape(how.joined(separator: ", ")))</td>\
+                <td>\(ByteCountFormatter.string(fromByteCount: version.size, countStyle: .file))</td>\
+                <td class="actions">\(actions)</td></tr>
+                """
+        }
+        return Self.page(
+            title: "Versions of \(page.fileName)",
+            """
+            <h1>Versions of \(HTMLEscaping.escape(page.fileName))</h1>
+            <p><a href="\(HTMLEscaping.escape(page.filesURL))">↑ Back to the folder</a></p>
+            <table id="versions"><thead><tr><th></th><th>Saved</th><th>By</th><th>How</th><th>Size</th><th></th></tr>\
+            </thead><tbody>
+            \(rows.joined(separator: "\n"))
+            </tbody></table>
+            """)
+    }
+
+    /// A one-button form that posts `action` for `version`.
+    static func versionForm(_ page: VersionListPage, _ version: FileVersion, action: String, _ title: String)
+        -> String
+    {
+        """
+        <form class="inline" method="post" action="\(HTMLEscaping.escape(page.formURL))">\
+        <input type="hidden" name="version" value="\(HTMLEscaping.escape(version.id))">\
+        <button type="submit" name="action" value="\(action)" data-action="\(action)" \
+        data-version="\(HTMLEscaping.escape(version.id))">\(title)</button></form>
+        """
     }
 }

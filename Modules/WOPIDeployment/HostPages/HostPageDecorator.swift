@@ -3,10 +3,14 @@ public import WOPIServer
 public import WOPIStorage
 
 /// Points Office for the web at the host pages from CheckFileInfo (`HostViewUrl`, `HostEditUrl`, `CloseUrl`,
-/// `DownloadUrl`, `FileSharingUrl`, `PostMessageOrigin`) and asks for the PostMessages the host page handles.
+/// `DownloadUrl`, `FileSharingUrl`, `PostMessageOrigin`, and `FileVersionUrl` where the storage keeps versions) and
+/// asks for the PostMessages the host page handles.
 public struct HostPageDecorator: InfoDecorator {
     /// The pages' base URL.
     public let base: PublicBaseURL
+    /// Whether the storage keeps versions (it is a `VersionedStorage`): CheckFileInfo then names the versions view
+    /// (`FileVersionUrl`).
+    public var keepsVersions = false
 
     /// CheckFileInfo pointing at the pages below `base`.
     public init(base: PublicBaseURL) { self.base = base }
@@ -18,6 +22,7 @@ public struct HostPageDecorator: InfoDecorator {
         info.hostEditURL = access.canWrite ? pages.open(file.id, action: "edit") : nil
         info.closeURL = pages.files(in: file.parentID)
         info.downloadURL = pages.download(file.id)
+        if keepsVersions { info.fileVersionURL = pages.versions(file.id) }
         info.fileSharingURL = pages.open(file.id, action: "view")
         info.postMessageOrigin = base
         info.closePostMessage = true

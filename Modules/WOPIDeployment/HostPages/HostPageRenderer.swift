@@ -1,3 +1,5 @@
+public import WOPIStorage
+
 /// How the host pages look: the one part of them a provider restyles.
 ///
 /// ``HostPages`` decides everything else (who is signed in, what they may see, which token the editor gets, which
@@ -23,6 +25,11 @@ public protocol HostPageRenderer: Sendable {
     /// The one script ``frame(_:)`` runs: ``HostPages`` allows exactly it, by hash, in the page's
     /// Content-Security-Policy.
     var frameScript: String { get }
+
+    /// The versions of a file (``VersionListPage``): each row with its download and, where
+    /// ``VersionListPage/canChange``, forms that post `action` (`restore`, `keep` or `release`) and `version` (the
+    /// row's ``FileVersion/id``) to ``VersionListPage/formURL``.
+    func versions(_ page: VersionListPage) -> String
 
     /// A page with a title and a plain-text message (an error, an expired link).
     func message(title: String, _ text: String) -> String
@@ -101,4 +108,31 @@ public struct EditorFramePage: Sendable, Equatable {
     public var shareURL: String
     /// The file's download.
     public var downloadURL: String
+    /// The file's versions view, `nil` when the storage keeps no versions (the page then says so on the client's
+    /// `UI_FileVersions`).
+    public var versionsURL: String?
+}
+
+/// The model of a file's versions view.
+public struct VersionListPage: Sendable, Equatable {
+    /// One version of the list.
+    public struct Row: Sendable, Equatable {
+        /// The version.
+        public var version: FileVersion
+        /// The display name of who saved it, `nil` when nobody is recorded.
+        public var savedBy: String?
+        /// Its download.
+        public var downloadURL: String
+    }
+
+    /// The file's name.
+    public var fileName: String
+    /// The list of the file's folder.
+    public var filesURL: String
+    /// Where the forms post.
+    public var formURL: String
+    /// Whether the user may restore, keep and release versions (they may write the file).
+    public var canChange: Bool
+    /// The versions, the current one first.
+    public var rows: [Row]
 }

@@ -1,3 +1,4 @@
+import WOPIModels
 public import WOPIStorage
 
 /// The URLs of the host pages below a base URL: the one place they are built.
@@ -19,4 +20,10 @@ public struct HostPageURLs: Sendable {
     public func close(_ id: ItemID, session: String) -> String { "\(base)/close/\(id)?session=\(session)" }
     /// The download of a file's current content.
     public func download(_ id: ItemID) -> String { "\(base)/download/\(id)" }
+    /// The download of one version of a file (a ``FileVersion/id``).
+    public func download(_ id: ItemID, version: String) -> String {
+        "\(base)/download/\(id)?version=\(PercentEncoding.encode(version))"
+    }
+    /// The versions view of a file: its versions, each with its download, restore and keep.
+    public func versions(_ id: ItemID) -> String { "\(base)/versions/\(id)" }
 }

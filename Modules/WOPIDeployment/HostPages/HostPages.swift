@@ -12,7 +12,8 @@ import WOPIStorage
 
 /// A host's own pages for its users and for Office for the web and the other WOPI clients: sign-in and sign-out,
 /// the user's files, `/open/{fileID}?action=view|edit|editnew` framing the WOPI client, `/new` for an empty
-/// document opened with `editnew`, `/download/{fileID}`, and `/share/{token}`, which redeems a GetShareUrl link.
+/// document opened with `editnew`, `/download/{fileID}`, `/versions/{fileID}` (the versions view, where the storage
+/// keeps versions), and `/share/{token}`, which redeems a GetShareUrl link.
 /// Without a WOPI client (`discovery` nil) the pages list, download and share files.
 ///
 /// Everything but the HTML is here; a ``HostPageRenderer`` draws the pages. Sign-in goes through the
@@ -52,7 +53,7 @@ public struct HostPages: HTTPEndpoints {
     }
 
     /// The routes of the pages: sign-in and sign-out, and the pages of a signed-in user (files, new document, open,
-    /// close, download, share-link redemption). Failures are pages, never thrown: each error says what its page
+    /// close, download, versions, share-link redemption). Failures are pages, never thrown: each error says what its page
     /// says (``WOPIHTTPEdge/HTTPResponseError/pageMessage``), at its status.
     public var routes: [HTTPRoute] {
         [
@@ -73,12 +74,12 @@ public struct HostPages: HTTPEndpoints {
             },
             signedIn(.get, "/download/:id") { pages, request, user, _ in
                 guard let id = Self.itemID(request) else { return pages.notFound }
-                return try await pages.download(id, user: user)
+                return try await pages.download(id, version: request.query["version"], user: user)
             },
             signedIn(.get, "/share/:token") { pages, request, user, urls in
                 try await pages.redeemShareLink(request.parameters["token"] ?? "", user: user, pages: urls)
             },
-        ]
+        ] + versionRoutes
     }
 
     /// The route of one page: `body`'s answer, or the page of what it threw.
@@ -102,7 +103,7 @@ public struct HostPages: HTTPEndpoints {
 
     /// The route of a page for a signed-in user: without a session, a `GET` goes to the sign-in page and comes back,
     /// anything else is told to sign in first.
-    private func signedIn(
+    func signedIn(
         _ method: HTTPRequest.Method, _ path: String,
         _ body: @escaping @Sendable (HostPages, WOPIRequest, WOPIUser, HostPageURLs) async throws -> WOPIResponse
     ) -> HTTPRoute {
@@ -120,7 +121,7 @@ public struct HostPages: HTTPEndpoints {
     }
 
     /// The item a page's `:id` names, `nil` when it is not an item ID.
-    private static func itemID(_ request: WOPIRequest) -> ItemID? {
+    static func itemID(_ request: WOPIRequest) -> ItemID? {
         request.parameters["id"].flatMap(ItemID.init(rawValue:))
     }
 
@@ -206,6 +207,7 @@ public struct HostPages: HTTPEndpoints {
                         .init(title: action == "view" ? "View" : "Edit", url: pages.open(file.id, action: action)))
                 }
                 links.append(.init(title: "Download", url: pages.download(file.id)))
+                if keepsVersions { links.append(.init(title: "Versions", url: pages.versions(file.id))) }
                 rows.append(.init(name: name, links: links))
             }
         }
@@ -298,7 +300,7 @@ public struct HostPages: HTTPEndpoints {
             accessTokenTTL: EpochMilliseconds.from(expiresAt), favIconURL: match.app.favIconURL,
             clientOrigin: clientOrigin, closeURL: closeURL,
             editURL: access.canWrite ? pages.open(id, action: "edit") : nil, shareURL: pages.open(id, action: "view"),
-            downloadURL: pages.download(id))
+            downloadURL: pages.download(id), versionsURL: keepsVersions ? pages.versions(id) : nil)
         var response = html(.ok, renderer.frame(page))
         response.headers[.cacheControl] = "no-store"
         response.headers[.referrerPolicy] = "no-referrer"
@@ -320,8 +322,12 @@ public struct HostPages: HTTPEndpoints {
         return Self.redirect(pages.files(in: file.parentID))
     }
 
-    private func download(_ id: ItemID, user: WOPIUser) async throws -> WOPIResponse {
-        let content = try await host.readFile(id, for: user)
+    /// The download of a file's current content, or of `version` of it.
+    private func download(_ id: ItemID, version: String?, user: WOPIUser) async throws -> WOPIResponse {
+        let content =
+            if let version { try await host.readVersion(version, of: id, for: user) } else {
+                try await host.readFile(id, for: user)
+            }
         let file = content.metadata
         var response = WOPIResponse(
             status: .ok, body: .stream(ByteStream(content.body, knownLength: content.metadata.size)))
@@ -362,7 +368,7 @@ public struct HostPages: HTTPEndpoints {
 
     /// The origins a form of these pages is posted from: the host's public base URL, and the origin the request
     /// itself addressed.
-    private func sameOriginCandidates(of request: WOPIRequest) -> [String] {
+    func sameOriginCandidates(of request: WOPIRequest) -> [String] {
         [baseURL(for: request), request.origin(defaultScheme: host.configuration.scheme)].compactMap { $0 }
     }
 
@@ -388,7 +394,7 @@ public struct HostPages: HTTPEndpoints {
         return "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
     }
 
-    private func html(_ status: HTTPResponse.Status, _ text: String) -> WOPIResponse {
+    func html(_ status: HTTPResponse.Status, _ text: String) -> WOPIResponse {
         var response = WOPIResponse(status: status, body: .buffer(ByteBuffer(string: text)))
         response.headers[.contentType] = "text/html; charset=utf-8"
         response.headers[.xFrameOptions] = "DENY"
@@ -401,7 +407,7 @@ public struct HostPages: HTTPEndpoints {
         return response
     }
 
-    private var notFound: WOPIResponse { page(.notFound, ErrorPageMessage(status: .notFound)) }
+    var notFound: WOPIResponse { page(.notFound, ErrorPageMessage(status: .notFound)) }
 
     /// The page of an error: `message` drawn by the renderer, at `status`.
     private func page(_ status: HTTPResponse.Status, _ message: ErrorPageMessage) -> WOPIResponse {

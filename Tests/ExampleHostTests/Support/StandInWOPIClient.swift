@@ -22,6 +22,8 @@ final class StandInWOPIClient: Sendable {
         var calls: [String] = []
         var checkFileInfo: [String: String] = [:]
         var uploaded: String = ""
+        /// What GetFile answered, when the session read the file.
+        var read = ByteBuffer()
     }
 
     struct State: Sendable {
@@ -112,7 +114,7 @@ final class StandInWOPIClient: Sendable {
                 session.calls.append("TemplateSource \(template.status)")
                 session.uploaded = template.text + " + edited by the stand-in"
             } else {
-                _ = try await call("GetFile", "/contents", [:])
+                session.read = try await call("GetFile", "/contents", [:]).body
                 session.uploaded = "edited by the stand-in at \(Date().timeIntervalSince1970)"
             }
             _ = try await call(

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import WOPITestSupport
+
+/// The versions view of the example host in headless Chromium: the editor's `UI_FileVersions` opens it, it lists the
+/// versions an editing session left, downloads each, keeps one by name and restores the oldest, and GetFile then
+/// returns the old bytes.
+@Suite(.serialized) struct VersionsPageBrowserTests {
+    static let rows = "document.querySelectorAll('#versions tbody tr')"
+
+    @Test func theEditorOpensTheVersionsViewWhichRestoresAnOldVersion() async throws {
+        try await HostPageBrowserTests.withHost { host, client, _ in
+            try await ChromeDriver.with(windowSize: "1280,800") { browser in
+                try await HostPageBrowserTests.signIn(browser, host: host)
+                try await browser.click("a[href*='action=edit']")
+                try await client.wait(for: "Host_PostmessageReady") { $0.reports.contains("ready") }
+                let session = try #require(client.sessions.first)
+                let versionsURL = try #require(session.checkFileInfo["FileVersionUrl"])
+                #expect(versionsURL.hasPrefix(host + "/versions/"))
+
+                // The editor's "Version history" posts UI_FileVersions: the page goes to the versions view.
+                try await browser.switchToFrame("#office_frame")
+                try await browser.execute(
+                    "window.parent.postMessage(JSON.stringify({MessageId: 'UI_FileVersions', SendTime: Date.now(), "
+                        + "Values: {}}), arguments[0]);", [host])
+                try await browser.switchToTopFrame()
+                _ = try await browser.waitForURL { $0 == versionsURL }
+                #expect(try await browser.execute("return \(Self.rows).length") as? Int == 2)
+                let newest = try await Self.row(0, browser)
+                #expect(newest.text.contains("Current") && newest.text.contains("PutFile"))
+                let oldest = try await Self.row(1, browser)
+
+                // Each version downloads as it was saved: the newest is the stand-in's upload.
+                #expect(try await Self.fetch(newest.download, browser) == session.uploaded)
+
+                try await browser.click("button[data-action='keep'][data-version='\(oldest.id)']")
+                try await browser.waitFor(
+                    "return \(Self.rows)[1].textContent.indexOf('Kept') >= 0", "the kept version")
+
+                try await browser.click("button[data-action='restore'][data-version='\(oldest.id)']")
+                try await browser.waitFor("return \(Self.rows).length === 3", "the restored version")
+                let restored = try await Self.row(0, browser)
+                #expect(restored.text.contains("Current") && restored.text.contains("Restore"))
+                #expect(try await browser.currentURL() == versionsURL)
+
+                // GetFile returns the bytes the editor first read.
+                let url = "\(session.wopiSrc)/contents?access_token=\(session.accessToken)"
+                let content = try await HTTP.get(
+                    url, headers: try client.signer.headers(url: url, token: session.accessToken))
+                #expect(content.status == 200 && content.body == session.read)
+            }
+        }
+    }
+
+    /// The version ID, text and download URL of row `index` of the list.
+    static func row(_ index: Int, _ browser: ChromeDriver) async throws -> (id: String, text: String, download: String)
+    {
+        let row = "\(rows)[\(index)]"
+        let id = try #require(try await browser.execute("return \(row).dataset.version") as? String)
+        let text = try #require(try await browser.execute("return \(row).textContent") as? String)
+        let download = try #require(try await browser.execute("return \(row).querySelector('a').href") as? String)
+        return (id, text, download)
+    }
+
+    /// What `url` answers the signed-in browser.
+    static func fetch(_ url: String, _ browser: ChromeDriver) async throws -> String? {
+        try await browser.execute(
+            "var x = new XMLHttpRequest(); x.open('GET', arguments[0], false); x.send(); return x.responseText;", [url])
+            as? String
+    }
+}
