@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import WOPITestSupport
 
@@ -50,6 +51,66 @@ import WOPITestSupport
                 #expect(content.status == 200 && content.body == session.read)
             }
         }
+    }
+
+    @Test func restoringWhileCollaboraEditsRunsItsHandshakeAndPassesItsLock() async throws {
+        try await HostPageBrowserTests.withHost { host, client, _ in
+            client.state.withLock { $0.mimicsCollabora = true }
+            try await ChromeDriver.with(windowSize: "1280,800") { browser in
+                try await HostPageBrowserTests.signIn(browser, host: host)
+                try await browser.click("a[href*='action=edit']")
+                try await client.wait(for: "Host_PostmessageReady") { $0.reports.contains("ready") }
+                let session = try #require(client.sessions.first)
+                let versionsURL = try #require(session.checkFileInfo["FileVersionUrl"])
+                let lock = try await Self.wopi(session, client, override: "GET_LOCK")
+                #expect(lock.header("X-WOPI-Lock") == "stand-in-lock", "the editor keeps its lock")
+
+                // Without the editor's acknowledgement, the versions view cannot restore under the lock.
+                let listed = try #require(try await Self.fetch(versionsURL + "?format=json", browser))
+                let ids = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]])
+                    .compactMap { $0["id"] as? String }
+                try #require(ids.count == 2, "the versions before and after the editor's save: \(listed)")
+                let oldest = ids[1]
+                let refused =
+                    try await browser.execute(
+                        "var x = new XMLHttpRequest(); x.open('POST', arguments[0], false); "
+                            + "x.setRequestHeader('Content-Type', 'application/x-www-form-urlencoded'); "
+                            + "x.send('action=restore&version=' + encodeURIComponent(arguments[1])); return x.status;",
+                        [versionsURL, oldest]) as? Int
+                #expect(refused == 409)
+
+                // The editor's UI_FileVersions opens the page's panel; its Restore asks the editor first.
+                try await browser.waitFor(
+                    "return window.wopiHost.received.indexOf('App_LoadingStatus') >= 0", "App_LoadingStatus")
+                try await browser.switchToFrame("#office_frame")
+                try await browser.execute(
+                    "window.parent.postMessage(JSON.stringify({MessageId: 'UI_FileVersions', SendTime: Date.now(), "
+                        + "Values: {}}), arguments[0]);", [host])
+                try await browser.switchToTopFrame()
+                try await browser.waitFor(
+                    "return !document.getElementById('versions').hidden", "the versions panel")
+                #expect(try await browser.currentURL().contains("/open/"), "the editor stays open")
+                try await browser.click("#versions button[data-action='restore'][data-version='\(oldest)']")
+                try await client.wait(for: "Host_VersionRestore") { $0.reports.contains("pre-restore") }
+                try await browser.waitFor(
+                    "return window.wopiHost.restored.indexOf('\(oldest)') >= 0", "the restore")
+
+                let content = try await Self.wopi(session, client, override: nil)
+                #expect(content.status == 200 && content.body == session.read, "GetFile returns the old bytes")
+                let after = try await Self.wopi(session, client, override: "GET_LOCK")
+                #expect(after.header("X-WOPI-Lock") == "stand-in-lock", "the lock stays the editor's")
+            }
+        }
+    }
+
+    /// A signed WOPI call of `session`: GetFile without `override`, else a POST with `X-WOPI-Override`.
+    static func wopi(_ session: StandInWOPIClient.Session, _ client: StandInWOPIClient, override: String?)
+        async throws -> HTTP.Reply
+    {
+        let url = "\(session.wopiSrc)\(override == nil ? "/contents" : "")?access_token=\(session.accessToken)"
+        let headers = try client.signer.headers(url: url, token: session.accessToken)
+        guard let override else { return try await HTTP.get(url, headers: headers) }
+        return try await HTTP.post(url, headers.merging(["X-WOPI-Override": override]) { $1 })
     }
 
     /// The version ID, text and download URL of row `index` of the list.

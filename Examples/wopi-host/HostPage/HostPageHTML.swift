@@ -56,6 +56,7 @@ struct HostPageHTML: HostPageRenderer {
         let config: [String: String?] = [
             "clientOrigin": frame.clientOrigin, "closeURL": frame.closeURL, "editURL": frame.editURL,
             "shareURL": frame.shareURL, "downloadURL": frame.downloadURL, "versionsURL": frame.versionsURL,
+            "session": frame.editingSession,
         ]
         let json =
             (try? JSONSerialization.data(withJSONObject: config.compactMapValues { $0 }, options: .sortedKeys))
@@ -75,6 +76,9 @@ struct HostPageHTML: HostPageRenderer {
             display:block}
             #notice{position:absolute;top:.5rem;left:50%;transform:translateX(-50%);z-index:1;background:#fff8c5;\
             border:1px solid #d4a72c;padding:.5rem 1rem;border-radius:.4rem;max-width:90%}
+            #versions{position:absolute;top:3rem;right:.5rem;z-index:2;background:#fff;border:1px solid #bbb;\
+            padding:.5rem 1rem;border-radius:.4rem;max-height:80%;overflow:auto;max-width:30rem}
+            #versions .version{padding:.3rem 0;border-bottom:1px solid #ddd} #versions button{margin-left:.5rem}
             </style></head>
             <body>
             <form id="office_form" name="office_form" target="office_frame" action="\(HTMLEscaping.escape(frame.actionURL))" \
@@ -83,6 +87,7 @@ struct HostPageHTML: HostPageRenderer {
             <input name="access_token_ttl" value="\(frame.accessTokenTTL)" type="hidden">
             </form>
             <div id="notice" role="status" hidden></div>
+            <div id="versions" role="dialog" aria-label="Versions" hidden></div>
             <span id="frameholder"></span>
             <script type="application/json" id="wopi-config">\(safeJSON)</script>
             <script>\(frameScript)</script>
@@ -92,12 +97,18 @@ struct HostPageHTML: HostPageRenderer {
 
     /// The framing and PostMessage logic. Messages are JSON strings `{"MessageId", "SendTime", "Values"}`; any
     /// message from an origin other than the WOPI client's is dropped (and counted, for tests).
+    ///
+    /// `UI_FileVersions` goes to the versions view; from an editor that says `VersionStates` in `App_LoadingStatus`
+    /// (Collabora Online), the page lists the versions in a panel instead, and a restore runs Collabora's handshake:
+    /// `Host_VersionRestore` with `Pre_Restore`, then, on `App_VersionRestore` with `Pre_Restore_Ack` (the editor
+    /// saved, and reloads the document), the restore posted with the page's editing session.
     var frameScript: String { Self.script }
 
     static let script = """
         (function () {
           var cfg = JSON.parse(document.getElementById('wopi-config').textContent);
-          var host = window.wopiHost = { ignored: 0, received: [] };
+          var host = window.wopiHost = { ignored: 0, received: [], restored: [] };
+          var versionStates = false, pendingRestore = null;
           var frame = document.createElement('iframe');
           frame.name = 'office_frame';
           frame.id = 'office_frame';
@@ -123,6 +134,49 @@ struct HostPageHTML: HostPageRenderer {
             box.hidden = false;
             setTimeout(function () { box.hidden = true; }, 15000);
           }
+          function showVersions() {
+            fetch(cfg.versionsURL + '?format=json', { credentials: 'same-origin' })
+              .then(function (r) { if (!r.ok) { throw new Error('status ' + r.status); } return r.json(); })
+              .then(function (versions) {
+                var panel = document.getElementById('versions');
+                panel.textContent = '';
+                var close = document.createElement('button');
+                close.type = 'button'; close.textContent = 'Close'; close.id = 'versions-close';
+                close.addEventListener('click', function () { panel.hidden = true; });
+                panel.appendChild(close);
+                versions.forEach(function (v) {
+                  var row = document.createElement('div');
+                  row.className = 'version'; row.dataset.version = v.id;
+                  row.textContent = v.savedAt + ' · ' + (v.savedBy || 'unknown') + ' · ' + v.path +
+                    (v.current ? ' · current' : '');
+                  if (!v.current) {
+                    var button = document.createElement('button');
+                    button.type = 'button'; button.textContent = 'Restore';
+                    button.dataset.action = 'restore'; button.dataset.version = v.id;
+                    button.addEventListener('click', function () {
+                      pendingRestore = v.id;
+                      notice('Waiting for the editor to save…');
+                      send('Host_VersionRestore', { Status: 'Pre_Restore' });
+                    });
+                    row.appendChild(button);
+                  }
+                  panel.appendChild(row);
+                });
+                panel.hidden = false;
+              })
+              .catch(function (e) { notice('The versions could not be listed (' + e.message + ').'); });
+          }
+          function restore(version) {
+            var body = new URLSearchParams({ action: 'restore', version: version, session: cfg.session });
+            fetch(cfg.versionsURL, { method: 'POST', credentials: 'same-origin', body: body })
+              .then(function (r) {
+                if (!r.ok) { throw new Error('status ' + r.status); }
+                document.getElementById('versions').hidden = true;
+                host.restored.push(version);
+                notice('The version is restored; the editor reloads the document.');
+              })
+              .catch(function (e) { notice('The restore failed (' + e.message + ').'); });
+          }
           window.addEventListener('message', function (event) {
             if (event.origin !== cfg.clientOrigin) { host.ignored += 1; return; }
             var message;
@@ -131,13 +185,21 @@ struct HostPageHTML: HostPageRenderer {
             var values = message.Values || {};
             host.received.push(message.MessageId);
             switch (message.MessageId) {
-              case 'App_LoadingStatus': send('Host_PostmessageReady'); break;
+              case 'App_LoadingStatus':
+                if (values.Features && values.Features.VersionStates) { versionStates = true; }
+                send('Host_PostmessageReady');
+                break;
               case 'UI_Close': window.location.assign(cfg.closeURL); break;
               case 'UI_Edit': if (cfg.editURL) { window.location.assign(cfg.editURL); } break;
               case 'UI_Sharing': case 'UI_Share': notice('Share this link with people who have access:', cfg.shareURL); break;
               case 'UI_FileVersions':
-                if (cfg.versionsURL) { window.location.assign(cfg.versionsURL); }
+                if (cfg.versionsURL && versionStates && cfg.session) { showVersions(); }
+                else if (cfg.versionsURL) { window.location.assign(cfg.versionsURL); }
                 else { notice('This host keeps only the current version. Download it:', cfg.downloadURL); }
+                break;
+              case 'App_VersionRestore':
+                if (values.Status === 'Pre_Restore_Ack' && pendingRestore) { restore(pendingRestore); }
+                pendingRestore = null;
                 break;
               case 'File_Rename': if (values.NewName) { document.title = values.NewName; } break;
               case 'Edit_Notification': notice('Someone else is editing this document; your changes are merged.'); break;

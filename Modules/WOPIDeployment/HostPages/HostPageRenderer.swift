@@ -28,7 +28,8 @@ public protocol HostPageRenderer: Sendable {
 
     /// The versions of a file (``VersionListPage``): each row with its download and, where
     /// ``VersionListPage/canChange``, forms that post `action` (`restore`, `keep` or `release`) and `version` (the
-    /// row's ``FileVersion/id``) to ``VersionListPage/formURL``.
+    /// row's ``FileVersion/id``) to ``VersionListPage/formURL``; a page that frames an editor may also post `session`
+    /// (``EditorFramePage/editingSession``).
     func versions(_ page: VersionListPage) -> String
 
     /// A page with a title and a plain-text message (an error, an expired link).
@@ -109,8 +110,13 @@ public struct EditorFramePage: Sendable, Equatable {
     /// The file's download.
     public var downloadURL: String
     /// The file's versions view, `nil` when the storage keeps no versions (the page then says so on the client's
-    /// `UI_FileVersions`).
+    /// `UI_FileVersions`). `versionsURL?format=json` lists them as JSON, for a panel of the page.
     public var versionsURL: String?
+    /// The page's editing session, `nil` when it only views. A restore the page posts to ``versionsURL`` with it
+    /// (`session`) passes the editor's WOPI lock: the page sends it after the editor acknowledged the restore
+    /// (Collabora Online's `Host_VersionRestore` with `Pre_Restore`, answered by `App_VersionRestore` with
+    /// `Pre_Restore_Ack`).
+    public var editingSession: String?
 }
 
 /// The model of a file's versions view.

@@ -1,21 +1,25 @@
+import Foundation
 import HTTPTypes
 import Logging
+import NIOCore
 import WOPIHTTPEdge
 import WOPIModels
 import WOPIServer
 import WOPIStorage
 
 /// The versions view of a file: `GET /versions/{fileID}` lists what the storage keeps (``WOPIHost/versions(of:for:)``),
-/// each with its download (`/download/{fileID}?version=…`), and `POST /versions/{fileID}` restores one, or marks it
-/// kept by name or not (`action` `restore`, `keep` or `release`, and `version`). Office for the web reaches it
-/// through CheckFileInfo's `FileVersionUrl` and the host page's `UI_FileVersions`; the file list links it.
+/// each with its download (`/download/{fileID}?version=…`), as a page or, with `?format=json`, as JSON for the panel
+/// of a page that frames an editor; `POST /versions/{fileID}` restores one, or marks it kept by name or not (`action`
+/// `restore`, `keep` or `release`, and `version`; `session`, from the editor's page, once its editor acknowledged a
+/// restore). Office for the web reaches it through CheckFileInfo's `FileVersionUrl` and the host page's
+/// `UI_FileVersions`; the file list links it.
 extension HostPages {
     /// The routes of the versions view.
     var versionRoutes: [HTTPRoute] {
         [
             signedIn(.get, "/versions/:id") { pages, request, user, urls in
                 guard let id = Self.itemID(request) else { return pages.notFound }
-                return try await pages.versions(id, user: user, pages: urls)
+                return try await pages.versions(id, asJSON: request.query["format"] == "json", user: user, pages: urls)
             },
             signedIn(.post, "/versions/:id") { pages, request, user, urls in
                 guard let id = Self.itemID(request) else { return pages.notFound }
@@ -24,7 +28,9 @@ extension HostPages {
         ]
     }
 
-    private func versions(_ id: ItemID, user: WOPIUser, pages: HostPageURLs) async throws -> WOPIResponse {
+    private func versions(_ id: ItemID, asJSON: Bool, user: WOPIUser, pages: HostPageURLs) async throws
+        -> WOPIResponse
+    {
         guard case (.file(let file), let access) = try await host.item(id, visibleTo: user) else { return notFound }
         var names: [String: String] = [:]
         var rows: [VersionListPage.Row] = []
@@ -39,7 +45,16 @@ extension HostPages {
         let page = VersionListPage(
             fileName: file.name, filesURL: pages.files(in: file.parentID), formURL: pages.versions(id),
             canChange: access.canWrite, rows: rows)
-        var response = html(.ok, renderer.versions(page))
+        var response: WOPIResponse
+        if asJSON {
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            response = WOPIResponse(
+                status: .ok, body: .buffer(ByteBuffer(bytes: try encoder.encode(page.rows.map(VersionJSON.init)))))
+            response.headers[.contentType] = "application/json"
+        } else {
+            response = html(.ok, renderer.versions(page))
+        }
         response.headers[.cacheControl] = "no-store"
         return response
     }
@@ -60,7 +75,8 @@ extension HostPages {
         do {
             switch form["action"] {
             case "restore":
-                let restored = try await host.restoreVersion(version, of: id, for: user)
+                let session = form["session"].map { Self.editingSession($0, of: user) }
+                let restored = try await host.restoreVersion(version, of: id, for: user, editingSession: session)
                 logger.info(
                     "Host page: version restored",
                     metadata: [
@@ -79,6 +95,33 @@ extension HostPages {
                     "Someone has this file open in an editor. Restore the version once the editor closed it."))
         }
         return Self.redirect(pages.versions(id))
+    }
+}
+
+/// A version as `GET /versions/{fileID}?format=json` lists it.
+private struct VersionJSON: Encodable {
+    var id: String
+    var size: Int64
+    var savedAt: Date
+    var savedBy: String?
+    var path: String
+    var autosave: Bool
+    var exitSave: Bool
+    var kept: Bool
+    var current: Bool
+    var downloadURL: String
+
+    init(_ row: VersionListPage.Row) {
+        id = row.version.id
+        size = row.version.size
+        savedAt = row.version.savedAt
+        savedBy = row.savedBy
+        path = row.version.save.path.rawValue
+        autosave = row.version.save.isAutosave
+        exitSave = row.version.save.isExitSave
+        kept = row.version.isKept
+        current = row.version.isCurrent
+        downloadURL = row.downloadURL
     }
 }
 

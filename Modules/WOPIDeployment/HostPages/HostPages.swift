@@ -289,25 +289,29 @@ public struct HostPages: HTTPEndpoints {
         let actionURL = match.action.url(wopiSrc: wopiSrcURL, values: urlOptions.values)
         let clientOrigin = Self.origin(of: actionURL)
         var closeURL = pages.files(in: file.parentID)
+        var session: String?
         if edits {
             // The page's close names its session with a value only this page knows, so no other site can close it.
-            let session = Base64URL.encode(Data(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }))
-            await host.editingSessionOpened(file: id, session: user.id + ":" + session, until: expiresAt)
-            closeURL = pages.close(id, session: session)
+            let value = Base64URL.encode(Data(SymmetricKey(size: .bits128).withUnsafeBytes { Array($0) }))
+            await host.editingSessionOpened(file: id, session: Self.editingSession(value, of: user), until: expiresAt)
+            closeURL = pages.close(id, session: value)
+            session = value
         }
         let page = EditorFramePage(
             fileName: file.name, actionURL: actionURL, accessToken: token,
             accessTokenTTL: EpochMilliseconds.from(expiresAt), favIconURL: match.app.favIconURL,
             clientOrigin: clientOrigin, closeURL: closeURL,
             editURL: access.canWrite ? pages.open(id, action: "edit") : nil, shareURL: pages.open(id, action: "view"),
-            downloadURL: pages.download(id), versionsURL: keepsVersions ? pages.versions(id) : nil)
+            downloadURL: pages.download(id), versionsURL: keepsVersions ? pages.versions(id) : nil,
+            editingSession: session)
         var response = html(.ok, renderer.frame(page))
         response.headers[.cacheControl] = "no-store"
         response.headers[.referrerPolicy] = "no-referrer"
         let scriptHash = Data(SHA256.hash(data: Data(renderer.frameScript.utf8))).base64EncodedString()
         response.headers[.contentSecurityPolicy] =
             "default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-\(scriptHash)'; "
-            + "frame-src \(clientOrigin); form-action \(clientOrigin); img-src \(clientOrigin); base-uri 'none'"
+            + "frame-src \(clientOrigin); form-action \(clientOrigin); img-src \(clientOrigin); connect-src 'self'; "
+            + "base-uri 'none'"
         return response
     }
 
@@ -318,7 +322,7 @@ public struct HostPages: HTTPEndpoints {
     {
         // Without access the file does not exist for this user: no redirect names its folder.
         guard case (.file(let file), _) = try await host.item(id, visibleTo: user) else { return notFound }
-        if let session { try await host.editingSessionEnded(file: id, session: user.id + ":" + session) }
+        if let session { try await host.editingSessionEnded(file: id, session: Self.editingSession(session, of: user)) }
         return Self.redirect(pages.files(in: file.parentID))
     }
 
@@ -355,6 +359,9 @@ public struct HostPages: HTTPEndpoints {
     }
 
     // MARK: - Helpers
+
+    /// The host's name of the editing session a page opened for `user` with `value` (the page's own secret).
+    static func editingSession(_ value: String, of user: WOPIUser) -> String { user.id + ":" + value }
 
     private func baseURL(for request: WOPIRequest) -> String {
         request.baseURL(publicURL: base.url, defaultScheme: host.configuration.scheme)

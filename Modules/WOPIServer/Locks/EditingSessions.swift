@@ -16,6 +16,11 @@ actor EditingSessions {
         sessions[file, default: [:]][session] = until
     }
 
+    /// Whether `session` still edits `file` at `now`: it was opened, not closed, and has not lapsed.
+    func isOpen(_ file: ItemID, session: String, now: Date) -> Bool {
+        sessions[file]?[session].map { $0 > now } ?? false
+    }
+
     /// `session` closed `file`; whether no other unexpired session of the file remains.
     func closed(_ file: ItemID, session: String, now: Date) -> Bool {
         var open = sessions[file] ?? [:]

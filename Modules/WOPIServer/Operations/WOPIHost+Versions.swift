@@ -31,18 +31,29 @@ extension WOPIHost {
     /// Restores `version` of file `id` for `user`: its content becomes a new current version, saved as
     /// ``SavePath/restore``. It is a save like any other: the user needs write access, every ``ChangeGuard`` sees
     /// ``ContentChange/putFile(_:_:)`` first, and a file under a WOPI lock (an editor has it open) is not restored
-    /// (409 with the current lock: the editor saves and closes first, or the host page runs the editor's restore
-    /// handshake).
+    /// (409 with the current lock: the editor saves and closes first), unless the restore comes from the page of an
+    /// `editingSession` that is still open on the file (``editingSessionOpened(file:session:until:)``), whose editor
+    /// has saved and reloads for it: Collabora Online's `Host_VersionRestore` handshake. The lock then stays the
+    /// editor's.
     ///
     /// - Throws: 404, 401, a guard's ``ContentVeto``, 409 for a lock, and what the storage throws.
-    public func restoreVersion(_ version: String, of id: ItemID, for user: WOPIUser) async throws -> FileMetadata {
+    public func restoreVersion(
+        _ version: String, of id: ItemID, for user: WOPIUser, editingSession: String? = nil
+    ) async throws -> FileMetadata {
         let versioned = try versionedStorage
         let file = try await storage.file(id)
         let old = try await versioned.version(version, of: id)
         try await authorize(.putFile(file, PutFileDetails(size: old.size)), by: user)
-        if let lock = try await locks.lock(on: id) {
-            throw WOPIHTTPError.lockConflict(
-                current: lock.id, reason: "The file is open in an editor; restore it once the editor closed it.")
+        let lock = try await locks.lock(on: id)
+        if let lock {
+            let acknowledged =
+                if let editingSession { await editingSessions.isOpen(id, session: editingSession, now: now()) } else {
+                    false
+                }
+            guard acknowledged else {
+                throw WOPIHTTPError.lockConflict(
+                    current: lock.id, reason: "The file is open in an editor; restore it once the editor closed it.")
+            }
         }
         let restored = try await SaveContext.$current.withValue(SaveContext(userID: user.id, path: .restore)) {
             try await versioned.restoreVersion(version, of: id, expectedVersion: file.version)
@@ -51,7 +62,7 @@ extension WOPIHost {
         await audit(
             AuditEvent(
                 .versionRestore, at: now(), userID: user.id, itemID: id.rawValue,
-                details: ["version": version, "newVersion": restored.version]))
+                details: ["version": version, "newVersion": restored.version, "underEditorLock": "\(lock != nil)"]))
         return restored
     }
 

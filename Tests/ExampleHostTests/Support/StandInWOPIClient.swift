@@ -10,7 +10,9 @@ import WOPITestSupport
 /// A stand-in for Office for the web, served by a test on 127.0.0.1: it publishes discovery with a test proof key,
 /// receives the host page's form POST at `/we/ACTION.aspx`, calls the host's WOPI endpoints with signed proofs, and
 /// answers a page that speaks PostMessage with the host page. A frame from another origin (`localhost` instead of
-/// `127.0.0.1`) posts `UI_Close` to the host page, which must ignore it.
+/// `127.0.0.1`) posts `UI_Close` to the host page, which must ignore it. With ``State/mimicsCollabora`` it edits as
+/// Collabora Online does: it keeps its lock after saving, says `VersionStates` in `App_LoadingStatus`, and answers
+/// `Host_VersionRestore` (`Pre_Restore`) with `App_VersionRestore` (`Pre_Restore_Ack`).
 final class StandInWOPIClient: Sendable {
     /// What happened during one form POST.
     struct Session: Sendable {
@@ -30,6 +32,8 @@ final class StandInWOPIClient: Sendable {
         var discoveryXML = ""
         var sessions: [Session] = []
         var reports: [String] = []
+        /// Whether the next sessions edit as Collabora Online does.
+        var mimicsCollabora = false
     }
 
     let signer: ProofSigner
@@ -119,17 +123,20 @@ final class StandInWOPIClient: Sendable {
             }
             _ = try await call(
                 "PutFile", "/contents", ["X-WOPI-Override": "PUT", "X-WOPI-Lock": lock], body: session.uploaded)
-            _ = try await call("Unlock", "", ["X-WOPI-Override": "UNLOCK", "X-WOPI-Lock": lock])
+            if !state.withLock({ $0.mimicsCollabora }) {
+                _ = try await call("Unlock", "", ["X-WOPI-Override": "UNLOCK", "X-WOPI-Lock": lock])
+            }
         } else {
             _ = try await call("GetFile", "/contents", [:])
         }
         let origin = session.checkFileInfo["PostMessageOrigin"] ?? ""
         let name = session.checkFileInfo["BaseFileName"] ?? ""
         state.withLock { $0.sessions.append(session) }
-        return Self.response("text/html", Self.editorPage(origin: origin, fileName: name))
+        let collabora = state.withLock { $0.mimicsCollabora }
+        return Self.response("text/html", Self.editorPage(origin: origin, fileName: name, collabora: collabora))
     }
 
-    private static func editorPage(origin: String, fileName: String) -> String {
+    private static func editorPage(origin: String, fileName: String, collabora: Bool) -> String {
         let originJSON = String(decoding: try! JSONEncoder().encode(origin), as: UTF8.self)
         return """
             <!doctype html><html><head><meta charset="utf-8"><title>Stand-in editor</title>
@@ -152,9 +159,17 @@ final class StandInWOPIClient: Sendable {
                   document.getElementById('evil').src = location.protocol + '//localhost:' + location.port + '/evil';
                 });
               }
+              if (message.MessageId === 'Host_VersionRestore' && message.Values.Status === 'Pre_Restore') {
+                fetch('/report/pre-restore', { method: 'POST' }).then(function () {
+                  window.parent.postMessage(JSON.stringify({ MessageId: 'App_VersionRestore', SendTime: Date.now(),
+                    Values: { Status: 'Pre_Restore_Ack' } }), hostOrigin);
+                });
+              }
             });
             window.parent.postMessage(JSON.stringify({ MessageId: 'App_LoadingStatus', SendTime: Date.now(),
-              Values: { DocumentLoadedTime: Date.now() } }), hostOrigin);
+              Values: \(collabora
+                ? "{ Status: 'Frame_Ready', Features: { VersionStates: true } }"
+                : "{ DocumentLoadedTime: Date.now() }") }), hostOrigin);
             </script></body></html>
             """
     }
