@@ -151,11 +151,14 @@ extension WOPIHost {
         }
     }
 
-    /// Verifies the token and that it covers `resource`, and asks the policy what the user may do with it: 401 for
+    /// Verifies the token and that it covers `resource` (or `tokenFor`, the resource the request named, when that
+    /// stands for `resource`: a ``VersionView``), and asks the policy what the user may do with `resource`: 401 for
     /// a bad token, 404 for another resource or an item the user may not see.
-    func authorize(_ request: WOPIRequest, for resource: AccessToken.Resource) async throws -> RequestContext {
+    func authorize(
+        _ request: WOPIRequest, for resource: AccessToken.Resource, tokenFor: AccessToken.Resource? = nil
+    ) async throws -> RequestContext {
         let token = try await authorizedToken(request)
-        guard token.resource == resource else {
+        guard token.resource == tokenFor ?? resource else {
             throw WOPIHTTPError.notFound("The access token is for another resource.")
         }
         let user: WOPIUser

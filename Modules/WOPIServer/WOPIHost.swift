@@ -152,6 +152,7 @@ public final class WOPIHost: Sendable {
             return try await perform(operation, request: request, context: context)
         default:
             try await verifyProof(request, logger: logger)
+            if let view = versionView(of: operation) { return try await perform(operation, on: view, request: request) }
             guard let resource = operation.resource else { throw WOPIHTTPError.notFound("No item has this ID.") }
             let context = try await authorize(request, for: resource)
             if let acknowledged = try admit(operation, context: context) { return acknowledged }

@@ -49,6 +49,21 @@ import WOPITestSupport
                 let content = try await HTTP.get(
                     url, headers: try client.signer.headers(url: url, token: session.accessToken))
                 #expect(content.status == 200 && content.body == session.read)
+
+                // The oldest version opens read-only in the client, through a WOPISrc of its own.
+                try await browser.click("tr[data-version='\(oldest.id)'] a[data-action='open']")
+                try await client.wait(for: "the version's session") { $0.sessions.count == 2 }
+                let view = client.sessions[1]
+                #expect(view.action == "view" && view.wopiSrc.contains("/wopi/files/vv_"))
+                #expect(view.calls == ["CheckFileInfo 200", "GetFile 200"])
+                #expect(view.read == session.read, "the version's bytes")
+                #expect(view.checkFileInfo["ReadOnly"] == "1" && view.checkFileInfo["UserCanWrite"] == "0")
+                #expect(view.checkFileInfo["Version"] == oldest.id)
+                let put = "\(view.wopiSrc)/contents?access_token=\(view.accessToken)"
+                let signed = try client.signer.headers(url: put, token: view.accessToken)
+                let write = try await HTTP.post(put, signed.merging(["X-WOPI-Override": "PUT"]) { $1 }, body: "x")
+                let lock = try await Self.wopi(view, client, override: "LOCK")
+                #expect(write.status == 401 && lock.status == 401, "no write reaches a version")
             }
         }
     }
@@ -119,7 +134,8 @@ import WOPITestSupport
         let row = "\(rows)[\(index)]"
         let id = try #require(try await browser.execute("return \(row).dataset.version") as? String)
         let text = try #require(try await browser.execute("return \(row).textContent") as? String)
-        let download = try #require(try await browser.execute("return \(row).querySelector('a').href") as? String)
+        let download = try #require(
+            try await browser.execute("return \(row).querySelector('a[data-action=download]').href") as? String)
         return (id, text, download)
     }
 

@@ -3,6 +3,7 @@ import HTTPTypes
 import NIOCore
 import Testing
 import WOPIHTTPEdge
+import WOPIModels
 import WOPIServer
 import WOPIStorage
 import WOPITestSupport
@@ -37,6 +38,11 @@ import WOPITestSupport
 
     static func text(_ content: FileContent) async throws -> String {
         String(buffer: try await content.body.collect(upTo: 1 << 20))
+    }
+
+    static func text(_ response: WOPIResponse) async throws -> String? {
+        guard case .stream(let body) = response.body else { return nil }
+        return String(buffer: try await body.collect(upTo: 1 << 20))
     }
 
     @Test("each version records who saved it and how; any reader lists and reads them, others find no file")
@@ -129,6 +135,60 @@ import WOPITestSupport
         #expect(try await host.host.versions(of: file.id, for: Self.ana).map(\.id) == [current.id])
         let deleted = try #require(audit.events(matching: AuditQuery()).first { $0.action == .versionDelete })
         #expect(deleted.details == ["version": first.id])
+    }
+
+    @Test("a version view's ID names the file and version, and no other ID decodes as one")
+    func versionViewIDs() throws {
+        let file = try #require(ItemID(rawValue: "fojophqnoogayn5knw4h5ttuf5"))
+        let view = VersionView(file: file, version: "v12")
+        let id = try #require(view.id)
+        #expect(id.rawValue.hasPrefix("vv_") && VersionView(id: id) == view)
+        #expect(VersionView(id: file) == nil)
+        for raw in [
+            "vv_", "vv_!!", "vv_" + Base64URL.encode(Array("no-line-feed".utf8)),
+            "vv_" + Base64URL.encode(Array("a/b\nv1".utf8)), "vv_" + Base64URL.encode(Array("abc\n".utf8)),
+        ] {
+            #expect(ItemID(rawValue: raw).flatMap(VersionView.init(id:)) == nil, "\(raw)")
+        }
+        #expect(VersionView(file: file, version: String(repeating: "9", count: 100)).id == nil, "too long for an ID")
+    }
+
+    @Test("a version view answers CheckFileInfo and GetFile of the version, read-only, and refuses every change")
+    func versionViewIsReadOnly() async throws {
+        let host = TestHost(policy: BobViews())
+        let file = try await Self.savedTwice(host)
+        _ = await host.send(.post, file.id, "", ["X-WOPI-Override": "UNLOCK", "X-WOPI-Lock": "editor-lock"])
+        let first = try #require(try await host.host.versions(of: file.id, for: Self.ana).last)
+        let view = try #require(VersionView(file: file.id, version: first.id).id)
+
+        let info = await host.send(.get, view)
+        #expect(info.status == .ok)
+        #expect(info.json["Version"] as? String == first.id && info.json["Size"] as? Int == 2)
+        #expect(info.json["ReadOnly"] as? Bool == true && info.json["UserCanWrite"] as? Bool == false)
+        #expect(info.json["SupportsLocks"] as? Bool == false && info.json["SupportsUpdate"] as? Bool == false)
+        let content = await host.send(.get, view, "/contents", user: "bob")
+        #expect(content.status == .ok && content.headers[.wopiItemVersion] == first.id)
+        #expect(try await Self.text(content) == "v1")
+        let part = await host.send(.get, view, "/contents", ["Range": "bytes=1-1"])
+        #expect(part.status == .partialContent)
+        #expect(try await Self.text(part) == "1")
+
+        for (suffix, headers) in [
+            ("/contents", ["X-WOPI-Override": "PUT"]), ("", ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "l"]),
+            ("", ["X-WOPI-Override": "RENAME_FILE", "X-WOPI-RequestedName": "b"]), ("", ["X-WOPI-Override": "DELETE"]),
+            ("", ["X-WOPI-Override": "PUT_RELATIVE", "X-WOPI-SuggestedTarget": ".docx"]),
+        ] {
+            let refused = await host.send(.post, view, suffix, headers, body: "over")
+            #expect(refused.status == .unauthorized, "\(headers): \(refused.status)")
+        }
+        #expect(try await host.content(file.id) == "v2", "nothing changed")
+        #expect(try await host.host.versions(of: file.id, for: Self.ana).count == 2)
+        #expect(await host.send(.get, view, user: "carol").status == .notFound, "Carol may not see the file")
+        // A token for the file is not one for its version, nor the other way round.
+        let fileToken = host.token(file.id)
+        let wrong = await host.host.handle(
+            TestHost.getRequest("/wopi/files/\(view)?access_token=\(fileToken)"))
+        #expect(wrong.status == .notFound)
     }
 
     @Test("a backend that keeps no versions answers 501 with what to do")

@@ -267,7 +267,9 @@ struct HostPageHTML: HostPageRenderer {
             let how =
                 [version.save.path.rawValue]
                 + (version.save.isAutosave ? ["autosave"] : []) + (version.save.isExitSave ? ["on close"] : [])
-            var actions = "<a href=\"\(HTMLEscaping.escape(row.downloadURL))\">Download</a>"
+            var actions =
+                row.openURL.map { "<a href=\"\(HTMLEscaping.escape($0))\" data-action=\"open\">Open</a>" } ?? ""
+            actions += "<a href=\"\(HTMLEscaping.escape(row.downloadURL))\" data-action=\"download\">Download</a>"
             if page.canChange {
                 if !version.isCurrent { actions += Self.versionForm(page, version, action: "restore", "Restore") }
                 actions += Self.versionForm(

@@ -129,6 +129,8 @@ public struct VersionListPage: Sendable, Equatable {
         public var savedBy: String?
         /// Its download.
         public var downloadURL: String
+        /// The page that opens it read-only in the WOPI client, `nil` without a client that views the file.
+        public var openURL: String?
     }
 
     /// The file's name.

@@ -11,6 +11,10 @@ public struct HostPageURLs: Sendable {
 
     /// The page that opens a file in the WOPI client (`view`, `edit` or `editnew`).
     public func open(_ id: ItemID, action: String) -> String { "\(base)/open/\(id)?action=\(action)" }
+    /// The page that opens one version of a file (a ``FileVersion/id``) in the WOPI client, read-only.
+    public func open(_ id: ItemID, version: String) -> String {
+        open(id, action: "view") + "&version=\(PercentEncoding.encode(version))"
+    }
     /// The file list of a container (the user's root when `nil`).
     public func files(in container: ItemID?) -> String {
         "\(base)/files" + (container.map { "?container=\($0)" } ?? "")

@@ -32,6 +32,7 @@ extension HostPages {
         -> WOPIResponse
     {
         guard case (.file(let file), let access) = try await host.item(id, visibleTo: user) else { return notFound }
+        let opens = (try? await discovery?.action("view", fileName: file.name)) != nil
         var names: [String: String] = [:]
         var rows: [VersionListPage.Row] = []
         for version in try await host.versions(of: id, for: user) {
@@ -40,7 +41,10 @@ extension HostPages {
                 if names[saver] == nil { names[saver] = try await host.users.user(saver)?.displayName ?? saver }
                 savedBy = names[saver]
             }
-            rows.append(.init(version: version, savedBy: savedBy, downloadURL: pages.download(id, version: version.id)))
+            rows.append(
+                .init(
+                    version: version, savedBy: savedBy, downloadURL: pages.download(id, version: version.id),
+                    openURL: opens ? pages.open(id, version: version.id) : nil))
         }
         let page = VersionListPage(
             fileName: file.name, filesURL: pages.files(in: file.parentID), formURL: pages.versions(id),
@@ -95,6 +99,33 @@ extension HostPages {
                     "Someone has this file open in an editor. Restore the version once the editor closed it."))
         }
         return Self.redirect(pages.versions(id))
+    }
+}
+
+extension HostPages {
+    /// `/open/{fileID}?version=…`: one version in the WOPI client, read-only, through its ``VersionView`` (a WOPISrc
+    /// of its own, which no write reaches); the client's close goes back to the versions view.
+    func open(_ id: ItemID, version: String, user: WOPIUser, pages: HostPageURLs) async throws -> WOPIResponse {
+        guard let discovery else { return noClient(pages.download(id, version: version)) }
+        guard case (.file(let file), _) = try await host.item(id, visibleTo: user) else { return notFound }
+        guard let saved = try await host.versions(of: id, for: user).first(where: { $0.id == version }),
+            let viewID = VersionView(file: id, version: version).id
+        else { return notFound }
+        let match = try await discovery.action("view", fileName: file.name)
+        let (token, expiresAt) = host.mintToken(for: user, resource: .file(viewID), permission: .view)
+        await host.auditTokenMint(userID: user.id, resource: .file(viewID), permission: .view, via: "host-page")
+        let wopiSrc = WOPIURLs(publicURL: pages.base, configuration: host.configuration).file(viewID)
+        guard let wopiSrcURL = URL(string: wopiSrc) else {
+            return html(.badRequest, renderer.message(title: "Cannot open", "The Host header is not usable."))
+        }
+        let actionURL = match.action.url(wopiSrc: wopiSrcURL, values: urlOptions.values)
+        return framed(
+            EditorFramePage(
+                fileName: "\(file.name) (\(saved.savedAt.formatted(.iso8601)))", actionURL: actionURL,
+                accessToken: token, accessTokenTTL: EpochMilliseconds.from(expiresAt), favIconURL: match.app.favIconURL,
+                clientOrigin: Self.origin(of: actionURL), closeURL: pages.versions(id), editURL: nil,
+                shareURL: pages.open(id, action: "view"), downloadURL: pages.download(id, version: version),
+                versionsURL: pages.versions(id), editingSession: nil))
     }
 }
 

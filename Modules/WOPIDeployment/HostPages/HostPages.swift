@@ -66,6 +66,9 @@ public struct HostPages: HTTPEndpoints {
             signedIn(.post, "/new") { try await $0.newDocument($1, user: $2, pages: $3) },
             signedIn(.get, "/open/:id") { pages, request, user, urls in
                 guard let id = Self.itemID(request) else { return pages.notFound }
+                if let version = request.query["version"] {
+                    return try await pages.open(id, version: version, user: user, pages: urls)
+                }
                 return try await pages.open(id, action: request.query["action"] ?? "view", user: user, pages: urls)
             },
             signedIn(.get, "/close/:id") { pages, request, user, urls in
@@ -260,14 +263,7 @@ public struct HostPages: HTTPEndpoints {
     // MARK: - Open and download
 
     private func open(_ id: ItemID, action: String, user: WOPIUser, pages: HostPageURLs) async throws -> WOPIResponse {
-        guard let discovery else {
-            return html(
-                .notFound,
-                renderer.message(
-                    title: "No WOPI client",
-                    "This host has no WOPI client to open files with (it was started without discovery). Download "
-                        + "the file instead: \(pages.download(id))"))
-        }
+        guard let discovery else { return noClient(pages.download(id)) }
         guard case (.file(let file), let access) = try await host.item(id, visibleTo: user) else { return notFound }
         let edits = action != "view" && access.canWrite
         let names = !edits ? ["view"] : action == "editnew" ? ["editnew", "edit"] : ["edit"]
@@ -304,15 +300,32 @@ public struct HostPages: HTTPEndpoints {
             editURL: access.canWrite ? pages.open(id, action: "edit") : nil, shareURL: pages.open(id, action: "view"),
             downloadURL: pages.download(id), versionsURL: keepsVersions ? pages.versions(id) : nil,
             editingSession: session)
+        return framed(page)
+    }
+
+    /// The page that frames the WOPI client, with the headers that protect it: nothing cached or sent as a referrer
+    /// (the token is in the page), and a Content-Security-Policy that runs only the renderer's frame script and
+    /// lets the page frame, post to and load images from the client's origin alone.
+    func framed(_ page: EditorFramePage) -> WOPIResponse {
         var response = html(.ok, renderer.frame(page))
         response.headers[.cacheControl] = "no-store"
         response.headers[.referrerPolicy] = "no-referrer"
         let scriptHash = Data(SHA256.hash(data: Data(renderer.frameScript.utf8))).base64EncodedString()
+        let client = page.clientOrigin
         response.headers[.contentSecurityPolicy] =
             "default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-\(scriptHash)'; "
-            + "frame-src \(clientOrigin); form-action \(clientOrigin); img-src \(clientOrigin); connect-src 'self'; "
-            + "base-uri 'none'"
+            + "frame-src \(client); form-action \(client); img-src \(client); connect-src 'self'; base-uri 'none'"
         return response
+    }
+
+    /// The page of an open without a WOPI client: the file's download instead.
+    func noClient(_ download: String) -> WOPIResponse {
+        html(
+            .notFound,
+            renderer.message(
+                title: "No WOPI client",
+                "This host has no WOPI client to open files with (it was started without discovery). Download the "
+                    + "file instead: \(download)"))
     }
 
     /// The WOPI client's close of an editing session the host page opened: the session ends

@@ -37,9 +37,18 @@ extension WOPIHost {
 
     /// The content of `file` as GetFile and FileUrl answer it: `X-WOPI-MaxExpectedSize` checked against the whole
     /// file, then the whole content (`200`) or the one range `Range` asks for (`206`, `416`; ``ByteRangeRequest``),
-    /// streamed from the backend. `If-Range` is honoured with the `ETag` sent here (the version): a range of
-    /// another version is never served.
-    func content(of file: FileMetadata, request: WOPIRequest) async throws -> WOPIResponse {
+    /// streamed from the backend (or from `read`, which reads the whole content for `nil`: a ``VersionView``'s).
+    /// `If-Range` is honoured with the `ETag` sent here (the version): a range of another version is never served.
+    func content(
+        of file: FileMetadata, request: WOPIRequest,
+        read: (@Sendable (Range<Int64>?) async throws -> FileContent)? = nil
+    ) async throws -> WOPIResponse {
+        let storage = storage
+        let id = file.id
+        let read: @Sendable (Range<Int64>?) async throws -> FileContent =
+            read ?? { range in
+                if let range { try await storage.readFile(id, range: range) } else { try await storage.readFile(id) }
+            }
         let maximum = try request.nonNegativeNumber(WOPIHeader.maxExpectedSize) ?? Int64(Int32.max)
         guard file.size <= maximum else {
             throw WOPIHTTPError(
@@ -54,14 +63,12 @@ extension WOPIHost {
             headers[.contentRange] = ByteRangeRequest.unsatisfiedRange(length: file.size)
             throw WOPIHTTPError(.rangeNotSatisfiable, "The range starts past the file's end.", headers: headers)
         case .whole:
-            let content = try await TracedWork.storage.traced("storage.readFile", item: file.id) {
-                try await storage.readFile(file.id)
-            }
+            let content = try await TracedWork.storage.traced("storage.readFile", item: file.id) { try await read(nil) }
             headers[.eTag] = "\"\(content.metadata.version)\""
             return contentResponse(.ok, content, length: content.metadata.size, headers: headers)
         case .part(let range):
             let content = try await TracedWork.storage.traced("storage.readFile", item: file.id) {
-                try await storage.readFile(file.id, range: range)
+                try await read(range)
             }
             // The backend clamps to the size of the version it opened, which a save in between may have changed.
             let served = range.clamped(to: 0..<content.metadata.size)

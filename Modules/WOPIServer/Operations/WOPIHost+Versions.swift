@@ -3,7 +3,7 @@ public import WOPIStorage
 
 extension WOPIHost {
     /// The host's storage as a ``VersionedStorage``, or a 501 for a backend that keeps no versions.
-    private var versionedStorage: any VersionedStorage {
+    var versionedStorage: any VersionedStorage {
         get throws {
             guard let versioned = storage as? any VersionedStorage else {
                 throw WOPIHTTPError.notImplemented("This host's storage keeps no earlier versions of files.")

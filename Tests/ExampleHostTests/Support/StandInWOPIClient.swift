@@ -127,7 +127,7 @@ final class StandInWOPIClient: Sendable {
                 _ = try await call("Unlock", "", ["X-WOPI-Override": "UNLOCK", "X-WOPI-Lock": lock])
             }
         } else {
-            _ = try await call("GetFile", "/contents", [:])
+            session.read = try await call("GetFile", "/contents", [:]).body
         }
         let origin = session.checkFileInfo["PostMessageOrigin"] ?? ""
         let name = session.checkFileInfo["BaseFileName"] ?? ""
