@@ -278,7 +278,7 @@ let package = Package(
             name: "WOPIDeployment",
             dependencies: [
                 "WOPIModels", "WOPIStorage", "WOPIHTTPEdge", "WOPIServer", "WOPIAuthorizationServer",
-                "WOPIServerHummingbird", "FileSystemStorage",
+                "WOPIServerHummingbird", "FileSystemStorage", "ChunkedVersionStore",
                 .hummingbird(), .hummingbird("HummingbirdCore"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .crypto,

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import WOPIDeployment
 import WOPIServer
+import WOPIStorage
 
 #if PostgreSQL
     import PostgresStorage
@@ -10,7 +11,8 @@ import WOPIServer
 /// The example host's data directory: everything one small deployment needs, in one folder.
 ///
 /// ```
-/// DIR/host.json        which storage this directory uses (written once)
+/// DIR/host.json        which storage this directory uses (written once), and which versions it keeps
+///                      (`wopi-host retention`)
 /// DIR/secrets/         (0700) token.key: signs WOPI access tokens, shared by `serve` and `token`;
 ///                      oauth-form.key: signs sign-in forms; office-client-secret: the demo Office client's
 /// DIR/wopi.sqlite      sqlite storage (the default): files, versions, locks, users, shares, activities, OAuth
@@ -36,6 +38,37 @@ struct DataDirectory {
 
     struct Settings: Codable {
         var storage: StorageKind
+        /// Which versions of a file are kept; `nil`: `VersionRetention.standard`.
+        var versions: VersionSettings?
+    }
+
+    /// The version retention of `host.json`: every process on the directory (or on its `--database`) reads it.
+    struct VersionSettings: Codable, Equatable {
+        /// The newest versions kept, the current one included; `nil`: no limit.
+        var keepLast: Int?
+        /// The days a version is kept; `nil`: no limit.
+        var keepDays: Double?
+        /// The seconds within which an autosave replaces the same user's previous autosave.
+        var autosaveGraceSeconds: Double
+
+        init(_ retention: VersionRetention) {
+            keepLast = retention.keepLast
+            keepDays = retention.keepFor.map { $0 / 86_400 }
+            autosaveGraceSeconds = retention.autosaveGracePeriod
+        }
+
+        var retention: VersionRetention {
+            VersionRetention(
+                keepLast: keepLast, keepFor: keepDays.map { $0 * 86_400 }, autosaveGracePeriod: autosaveGraceSeconds)
+        }
+    }
+
+    /// The versions this directory keeps.
+    var versionRetention: VersionRetention { settings.versions?.retention ?? .standard }
+
+    /// Writes `settings` to `host.json`, for the processes that open the directory from now on.
+    func save(_ settings: Settings) throws {
+        try JSONEncoder().encode(settings).write(to: url.appendingPathComponent("host.json"), options: .atomic)
     }
 
     let url: URL
@@ -74,13 +107,13 @@ struct DataDirectory {
     func stores() async throws -> DeploymentStores {
         #if PostgreSQL
             if let database {
-                var stores = try await DeploymentStores.postgres(database)
+                var stores = try await DeploymentStores.postgres(database, versionRetention: versionRetention)
                 stores.templates = DeploymentStores.templates(in: url)
                 return stores
             }
         #endif
         switch settings.storage {
-        case .sqlite: return try DeploymentStores.sqlite(directory: url)
+        case .sqlite: return try DeploymentStores.sqlite(directory: url, versionRetention: versionRetention)
         case .fs: return try DeploymentStores.fileSystem(directory: url)
         }
     }

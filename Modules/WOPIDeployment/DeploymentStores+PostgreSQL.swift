@@ -1,15 +1,20 @@
 #if PostgreSQL
+    import ChunkedVersionStore
     public import Crypto
     import PostgresServerStores
     public import PostgresStorage
     import WOPIServer
-    import WOPIStorage
+    public import WOPIStorage
 
     extension DeploymentStores {
         /// Every store and the keys in one PostgreSQL database shared by several hosts; the pool and the garbage
-        /// collector run beside each host (the pool stops last).
-        public static func postgres(_ database: PostgresPool) async throws -> DeploymentStores {
-            let storage = try await PostgresStorage.open(database: database)
+        /// collector run beside each host (the pool stops last). Every host should open it with the same
+        /// `versionRetention` (which versions of a file each save and garbage collection keep; Docs/versions.md).
+        public static func postgres(_ database: PostgresPool, versionRetention: VersionRetention = .standard)
+            async throws -> DeploymentStores
+        {
+            let storage = try await PostgresStorage.open(
+                database: database, configuration: PostgresStorage.Configuration(versionRetention: versionRetention))
             var stores = DeploymentStores(
                 storage: storage, locks: try await PostgresLockStore.open(database: database),
                 users: try await PostgresUserDirectory.open(database: database),

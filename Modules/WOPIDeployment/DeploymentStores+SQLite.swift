@@ -1,17 +1,22 @@
 #if SQLite
+    import ChunkedVersionStore
     public import Foundation
     import SQLiteServerStores
     public import SQLiteStorage
     import WOPIServer
-    import WOPIStorage
+    public import WOPIStorage
 
     extension DeploymentStores {
         /// One SQLite file, `DIRECTORY/wopi.sqlite`, holds everything, with an hourly garbage collector; the keys are
         /// files in `DIRECTORY/secrets/`, the templates in `DIRECTORY/templates/` (``templates(in:)``). Several
-        /// processes may share the directory.
-        public static func sqlite(directory: URL) throws -> DeploymentStores {
+        /// processes may share the directory, and should open it with the same `versionRetention` (which versions of
+        /// a file each save and garbage collection keep; Docs/versions.md).
+        public static func sqlite(directory: URL, versionRetention: VersionRetention = .standard) throws
+            -> DeploymentStores
+        {
             let database = try SQLiteDatabase(path: directory.appendingPathComponent("wopi.sqlite").path)
-            let storage = try SQLiteStorage(database: database)
+            let storage = try SQLiteStorage(
+                database: database, configuration: SQLiteStorage.Configuration(versionRetention: versionRetention))
             var stores = DeploymentStores(
                 storage: storage, locks: try SQLiteLockStore(database: database),
                 users: try SQLiteUserDirectory(database: database), shares: try SQLiteShareStore(database: database),
