@@ -30,20 +30,20 @@ struct VersionsCommand: AsyncParsableCommand {
         let versions = try await host.versions(of: file.id, for: owner)
         if json {
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             encoder.dateEncodingStrategy = .iso8601
-            Console.line(String(decoding: try encoder.encode(versions.map(VersionLine.init)), as: UTF8.self))
+            Console.line(String(decoding: try encoder.encode(versions), as: UTF8.self))
             return
         }
         for version in versions {
-            let line = VersionLine(version)
             let flags = [
-                line.current ? "current" : nil, line.kept ? "kept" : nil, line.autosave ? "autosave" : nil,
-                line.exitSave ? "exit save" : nil,
+                version.isCurrent ? "current" : nil, version.isKept ? "kept" : nil,
+                version.save.isAutosave ? "autosave" : nil, version.save.isExitSave ? "exit save" : nil,
             ].compactMap { $0 }
             Console.line(
-                "\(line.id)\t\(line.size) bytes\t\(line.savedAt.formatted(.iso8601))\t\(line.savedBy ?? "-")\t"
-                    + "\(line.path)\(flags.isEmpty ? "" : "\t" + flags.joined(separator: ", "))")
+                "\(version.id)\t\(version.size) bytes\t\(version.savedAt.formatted(.iso8601))\t"
+                    + "\(version.save.userID ?? "-")\t\(version.save.path.rawValue)"
+                    + (flags.isEmpty ? "" : "\t" + flags.joined(separator: ", ")))
         }
     }
 }
@@ -96,30 +96,5 @@ enum VersionedFile {
             throw ValidationFailure("\(path) is a folder; versions are kept per file.")
         }
         return (try await ExampleDecisions.host(stores), owner, file)
-    }
-}
-
-/// One version as the `versions` command prints it.
-struct VersionLine: Encodable {
-    var id: String
-    var size: Int64
-    var savedAt: Date
-    var savedBy: String?
-    var path: String
-    var autosave: Bool
-    var exitSave: Bool
-    var kept: Bool
-    var current: Bool
-
-    init(_ version: FileVersion) {
-        id = version.id
-        size = version.size
-        savedAt = version.savedAt
-        savedBy = version.save.userID
-        path = version.save.path.rawValue
-        autosave = version.save.isAutosave
-        exitSave = version.save.isExitSave
-        kept = version.isKept
-        current = version.isCurrent
     }
 }

@@ -12,11 +12,7 @@ import WOPITestSupport
     @Test func theEditorOpensTheVersionsViewWhichRestoresAnOldVersion() async throws {
         try await HostPageBrowserTests.withHost { host, client, _ in
             try await ChromeDriver.with(windowSize: "1280,800") { browser in
-                try await HostPageBrowserTests.signIn(browser, host: host)
-                try await browser.click("a[href*='action=edit']")
-                try await client.wait(for: "Host_PostmessageReady") { $0.reports.contains("ready") }
-                let session = try #require(client.sessions.first)
-                let versionsURL = try #require(session.checkFileInfo["FileVersionUrl"])
+                let (session, versionsURL) = try await Self.edit(browser, host: host, client: client)
                 #expect(versionsURL.hasPrefix(host + "/versions/"))
 
                 // The editor's "Version history" posts UI_FileVersions: the page goes to the versions view.
@@ -72,11 +68,7 @@ import WOPITestSupport
         try await HostPageBrowserTests.withHost { host, client, _ in
             client.state.withLock { $0.mimicsCollabora = true }
             try await ChromeDriver.with(windowSize: "1280,800") { browser in
-                try await HostPageBrowserTests.signIn(browser, host: host)
-                try await browser.click("a[href*='action=edit']")
-                try await client.wait(for: "Host_PostmessageReady") { $0.reports.contains("ready") }
-                let session = try #require(client.sessions.first)
-                let versionsURL = try #require(session.checkFileInfo["FileVersionUrl"])
+                let (session, versionsURL) = try await Self.edit(browser, host: host, client: client)
                 let lock = try await Self.wopi(session, client, override: "GET_LOCK")
                 #expect(lock.header("X-WOPI-Lock") == "stand-in-lock", "the editor keeps its lock")
 
@@ -116,6 +108,18 @@ import WOPITestSupport
                 #expect(after.header("X-WOPI-Lock") == "stand-in-lock", "the lock stays the editor's")
             }
         }
+    }
+
+    /// Signs in, opens the first file the list offers for editing, and waits for the stand-in's session; returns it
+    /// with the versions view CheckFileInfo named.
+    static func edit(_ browser: ChromeDriver, host: String, client: StandInWOPIClient) async throws
+        -> (StandInWOPIClient.Session, versionsURL: String)
+    {
+        try await HostPageBrowserTests.signIn(browser, host: host)
+        try await browser.click("a[href*='action=edit']")
+        try await client.wait(for: "Host_PostmessageReady") { $0.reports.contains("ready") }
+        let session = try #require(client.sessions.first)
+        return (session, try #require(session.checkFileInfo["FileVersionUrl"]))
     }
 
     /// A signed WOPI call of `session`: GetFile without `override`, else a POST with `X-WOPI-Override`.

@@ -147,7 +147,7 @@ struct HostPageHTML: HostPageRenderer {
                 versions.forEach(function (v) {
                   var row = document.createElement('div');
                   row.className = 'version'; row.dataset.version = v.id;
-                  row.textContent = v.savedAt + ' · ' + (v.savedBy || 'unknown') + ' · ' + v.path +
+                  row.textContent = v.savedAt + ' · ' + (v.savedByName || v.savedBy || 'unknown') + ' · ' + v.path +
                     (v.current ? ' · current' : '');
                   if (!v.current) {
                     var button = document.createElement('button');

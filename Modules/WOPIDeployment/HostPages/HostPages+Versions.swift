@@ -54,7 +54,8 @@ extension HostPages {
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .iso8601
             response = WOPIResponse(
-                status: .ok, body: .buffer(ByteBuffer(bytes: try encoder.encode(page.rows.map(VersionJSON.init)))))
+                status: .ok,
+                body: .buffer(ByteBuffer(bytes: try encoder.encode(page.rows.map { VersionJSON(row: $0) }))))
             response.headers[.contentType] = "application/json"
         } else {
             response = html(.ok, renderer.versions(page))
@@ -129,30 +130,19 @@ extension HostPages {
     }
 }
 
-/// A version as `GET /versions/{fileID}?format=json` lists it.
+/// A version as `GET /versions/{fileID}?format=json` lists it: the version's own JSON (``FileVersion``'s), with
+/// `savedByName` (the saver's display name), `downloadURL` and `openURL`.
 private struct VersionJSON: Encodable {
-    var id: String
-    var size: Int64
-    var savedAt: Date
-    var savedBy: String?
-    var path: String
-    var autosave: Bool
-    var exitSave: Bool
-    var kept: Bool
-    var current: Bool
-    var downloadURL: String
+    let row: VersionListPage.Row
 
-    init(_ row: VersionListPage.Row) {
-        id = row.version.id
-        size = row.version.size
-        savedAt = row.version.savedAt
-        savedBy = row.savedBy
-        path = row.version.save.path.rawValue
-        autosave = row.version.save.isAutosave
-        exitSave = row.version.save.isExitSave
-        kept = row.version.isKept
-        current = row.version.isCurrent
-        downloadURL = row.downloadURL
+    private enum CodingKeys: String, CodingKey { case savedByName, downloadURL, openURL }
+
+    func encode(to encoder: any Encoder) throws {
+        try row.version.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(row.savedBy, forKey: .savedByName)
+        try container.encode(row.downloadURL, forKey: .downloadURL)
+        try container.encodeIfPresent(row.openURL, forKey: .openURL)
     }
 }
 

@@ -30,3 +30,27 @@ public struct FileVersion: Sendable, Hashable, Identifiable {
         self.sha256 = sha256
     }
 }
+
+/// A version as JSON, the one shape WOPIKit prints and serves it in (`wopi-host versions --json`, the host pages'
+/// `/versions/{fileID}?format=json`): `id`, `size`, `savedAt` (as the encoder's date strategy writes it), `savedBy`
+/// (the user's ID, absent when unknown), `path` (the ``SavePath``), `autosave`, `exitSave`, `kept`, `current` and
+/// `sha256` (base64, absent when unknown).
+extension FileVersion: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case id, size, savedAt, savedBy, path, autosave, exitSave, kept, current, sha256
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(size, forKey: .size)
+        try container.encode(savedAt, forKey: .savedAt)
+        try container.encodeIfPresent(save.userID, forKey: .savedBy)
+        try container.encode(save.path.rawValue, forKey: .path)
+        try container.encode(save.isAutosave, forKey: .autosave)
+        try container.encode(save.isExitSave, forKey: .exitSave)
+        try container.encode(isKept, forKey: .kept)
+        try container.encode(isCurrent, forKey: .current)
+        try container.encodeIfPresent(sha256?.base64EncodedString(), forKey: .sha256)
+    }
+}
