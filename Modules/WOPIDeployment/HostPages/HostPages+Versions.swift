@@ -113,13 +113,8 @@ extension HostPages {
             let viewID = VersionView(file: id, version: version).id
         else { return notFound }
         let match = try await discovery.action("view", fileName: file.name)
-        let (token, expiresAt) = host.mintToken(for: user, resource: .file(viewID), permission: .view)
-        await host.auditTokenMint(userID: user.id, resource: .file(viewID), permission: .view, via: "host-page")
-        let wopiSrc = WOPIURLs(publicURL: pages.base, configuration: host.configuration).file(viewID)
-        guard let wopiSrcURL = URL(string: wopiSrc) else {
-            return html(.badRequest, renderer.message(title: "Cannot open", "The Host header is not usable."))
-        }
-        let actionURL = match.action.url(wopiSrc: wopiSrcURL, values: urlOptions.values)
+        guard let (actionURL, token, expiresAt) = await client(match, opening: viewID, as: .view, for: user, pages)
+        else { return unusableHost }
         return framed(
             EditorFramePage(
                 fileName: "\(file.name) (\(saved.savedAt.formatted(.iso8601)))", actionURL: actionURL,

@@ -276,13 +276,8 @@ public struct HostPages: HTTPEndpoints {
         // The action chooses view or edit; the token carries what the user may do, so the client can offer
         // "Edit" (UserCanWrite, HostEditUrl, UI_Edit) while viewing.
         let permission: Permission = access.canWrite ? .edit : .view
-        let (token, expiresAt) = host.mintToken(for: user, resource: .file(id), permission: permission)
-        await host.auditTokenMint(userID: user.id, resource: .file(id), permission: permission, via: "host-page")
-        let wopiSrc = WOPIURLs(publicURL: pages.base, configuration: host.configuration).file(id)
-        guard let wopiSrcURL = URL(string: wopiSrc) else {
-            return html(.badRequest, renderer.message(title: "Cannot open", "The Host header is not usable."))
-        }
-        let actionURL = match.action.url(wopiSrc: wopiSrcURL, values: urlOptions.values)
+        guard let (actionURL, token, expiresAt) = await client(match, opening: id, as: permission, for: user, pages)
+        else { return unusableHost }
         let clientOrigin = Self.origin(of: actionURL)
         var closeURL = pages.files(in: file.parentID)
         var session: String?
@@ -301,6 +296,24 @@ public struct HostPages: HTTPEndpoints {
             downloadURL: pages.download(id), versionsURL: keepsVersions ? pages.versions(id) : nil,
             editingSession: session)
         return framed(page)
+    }
+
+    /// The WOPI client's action URL for `id` (its WOPISrc below the pages' base) and an audited token of `user` for
+    /// it, with `permission`; `nil` when the request's Host makes no usable URL.
+    func client(
+        _ match: DiscoveryActionMatch, opening id: ItemID, as permission: Permission, for user: WOPIUser,
+        _ pages: HostPageURLs
+    ) async -> (actionURL: String, token: String, expiresAt: Date)? {
+        let wopiSrc = WOPIURLs(publicURL: pages.base, configuration: host.configuration).file(id)
+        guard let wopiSrcURL = URL(string: wopiSrc) else { return nil }
+        let (token, expiresAt) = host.mintToken(for: user, resource: .file(id), permission: permission)
+        await host.auditTokenMint(userID: user.id, resource: .file(id), permission: permission, via: "host-page")
+        return (match.action.url(wopiSrc: wopiSrcURL, values: urlOptions.values), token, expiresAt)
+    }
+
+    /// The page of an open whose Host header makes no usable WOPISrc.
+    var unusableHost: WOPIResponse {
+        html(.badRequest, renderer.message(title: "Cannot open", "The Host header is not usable."))
     }
 
     /// The page that frames the WOPI client, with the headers that protect it: nothing cached or sent as a referrer

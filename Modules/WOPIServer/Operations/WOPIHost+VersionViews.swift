@@ -47,10 +47,12 @@ public struct VersionView: Sendable, Hashable {
 }
 
 extension WOPIHost {
-    /// The version view a request's file names, when the storage keeps versions.
+    /// The version view a request's file names, when the storage keeps versions. On every request: the ID's prefix
+    /// is checked before the storage is cast.
     func versionView(of operation: WOPIOperation) -> VersionView? {
-        guard case .file(let id)? = operation.resource, storage is any VersionedStorage else { return nil }
-        return VersionView(id: id)
+        guard case .file(let id)? = operation.resource, let view = VersionView(id: id), storage is any VersionedStorage
+        else { return nil }
+        return view
     }
 
     /// Answers a request to a ``VersionView``: CheckFileInfo and GetFile of the version, read-only; 401 for the rest.
