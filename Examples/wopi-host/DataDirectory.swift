@@ -114,7 +114,7 @@ struct DataDirectory {
         #endif
         switch settings.storage {
         case .sqlite: return try DeploymentStores.sqlite(directory: url, versionRetention: versionRetention)
-        case .fs: return try DeploymentStores.fileSystem(directory: url)
+        case .fs: return try DeploymentStores.fileSystem(directory: url, versionRetention: versionRetention)
         }
     }
 

@@ -19,9 +19,10 @@ public import WOPIStorage
 /// Everything a deployment stores: files and locks, users, shares, activities, OAuth records, failed sign-ins
 /// and the signing keys, with the background services they need while the host serves.
 ///
-/// Build it with one of the factories (``sqlite(directory:)``, ``fileSystem(directory:)``, ``postgres(_:)``) and
-/// replace any part with your own: a provider's `UserDirectory` or `StorageBackend` drops in here, and the rest of
-/// the deployment does not change.
+/// Build it with one of the factories (``sqlite(directory:versionRetention:)``,
+/// ``fileSystem(directory:versionRetention:)``, ``postgres(_:versionRetention:)``) and replace any part with your
+/// own: a provider's `UserDirectory` or `StorageBackend` drops in here, and the rest of the deployment does not
+/// change.
 ///
 /// ```swift
 /// var stores = try DeploymentStores.sqlite(directory: dataURL)
@@ -130,17 +131,25 @@ public struct DeploymentStores: Sendable {
 
     /// The files as a directory tree people can browse (`DIRECTORY/files`), everything else in JSON files beside
     /// it, the templates in `DIRECTORY/templates/` (``templates(in:)``); locks live in the serving process, so one
-    /// process serves the directory.
-    public static func fileSystem(directory: URL) throws -> DeploymentStores {
-        DeploymentStores(
-            storage: try FileSystemStorage(root: directory.appendingPathComponent("files")),
+    /// process serves the directory. Each save keeps the content it replaces as an earlier version under
+    /// `versionRetention` (Docs/versions.md).
+    public static func fileSystem(directory: URL, versionRetention: VersionRetention = .standard) throws
+        -> DeploymentStores
+    {
+        let storage = try FileSystemStorage(
+            root: directory.appendingPathComponent("files"),
+            configuration: FileSystemStorage.Configuration(versionRetention: versionRetention))
+        return DeploymentStores(
+            storage: storage,
             locks: InMemoryLockStore(), users: FileUserDirectory(url: directory.appendingPathComponent("users.json")),
             shares: FileShareStore(url: directory.appendingPathComponent("shares.json")),
             activities: FileActivityLog(url: directory.appendingPathComponent("activities.json")),
             oauth: FileOAuthStore(url: directory.appendingPathComponent("oauth.json")),
             throttle: FileSignInThrottleStore(url: directory.appendingPathComponent("sign-in-failures.json")),
             keys: DirectorySigningKeys(directory: directory.appendingPathComponent("secrets")),
-            templates: templates(in: directory), readiness: [.writableFolder(directory)],
+            templates: templates(in: directory),
+            services: { logger in [StorageGarbageCollector(storage: storage, logger: logger)] },
+            readiness: [.writableFolder(directory)],
             audit: FileAuditLog(url: directory.appendingPathComponent("audit.jsonl")))
     }
 

@@ -7,18 +7,20 @@ extension FileSystemStorage {
         -> FileMetadata
     {
         let name = try FileTree.storedName(name)
+        let save = SaveContext.recorded
         _ = try await blocking("Checking container \(parent)") { [tree] in try tree.locateContainer(parent).id }
         let (temporary, stamp) = try await receive(content)
         return try await blocking("Creating file \"\(name)\"") { [tree] in
-            try tree.commitCreate(temporary, stamp: stamp, named: name, in: parent, overwrite: overwrite)
+            try tree.commitCreate(temporary, stamp: stamp, named: name, in: parent, overwrite: overwrite, save: save)
         }
     }
 
     public func writeFile(_ id: ItemID, content: ByteStream, expectedVersion: String?) async throws -> FileMetadata {
+        let save = SaveContext.recorded
         _ = try await blocking("Checking file \(id)") { [tree] in try tree.locateFile(id).id }
         let (temporary, stamp) = try await receive(content)
         return try await blocking("Writing file \(id)") { [tree] in
-            try tree.commitWrite(temporary, stamp: stamp, to: id, expectedVersion: expectedVersion)
+            try tree.commitWrite(temporary, stamp: stamp, to: id, expectedVersion: expectedVersion, save: save)
         }
     }
 

@@ -10,6 +10,7 @@ public import WOPIStorage
 /// ROOT/users/<user>/…   each user's tree: real directories and files with their real names
 /// ROOT/.wopikit/lock    flock(2)-ed while a change is committed (serialises processes)
 /// ROOT/.wopikit/tmp/    content being written, renamed into place when complete
+/// ROOT/.wopikit/versions/<file ID>/<version>   earlier versions: the replaced files, hard-linked
 /// ```
 /// Every file and directory carries its ``ItemID`` in the extended attribute `user.wopikit.id`, so the ID follows
 /// the item through renames and moves done by anyone (a shell's `mv` included). Files and directories created by
@@ -22,6 +23,14 @@ public import WOPIStorage
 /// in `user.wopikit.content`. That record is trusted only while the file's size and modification time still match;
 /// after an edit by another program the version is derived from the modification time and size, and the SHA-256 is
 /// `nil`, so a version never claims content it does not have.
+///
+/// Each save through the backend also keeps the content it replaces as an earlier version (``VersionedStorage``):
+/// the replaced file is hard-linked into `.wopikit/versions/<file ID>/` just before the new one is renamed over it,
+/// so nothing is copied, and the version carries its stamp, who saved it through which path
+/// (`user.wopikit.save`) and whether a user kept it (`user.wopikit.kept`). ``Configuration/versionRetention``
+/// decides which stay; every version is a whole file, so versions of a large file cost their full size (the
+/// chunked backends share unchanged chunks instead). An edit by another program is not a save: it makes no
+/// version, and the content it edits in place is the current version's.
 ///
 /// ## What is atomic, and crashes
 /// Content streams into a temporary file in `.wopikit/tmp` (on the same file system), is flushed with `fsync`,
@@ -56,11 +65,21 @@ public final class FileSystemStorage: StorageBackend {
         public var threadPool: NIOThreadPool
         /// Whether to create the root directory when it does not exist.
         public var createRootIfMissing: Bool
+        /// Which earlier versions each save and ``collectGarbage()`` keep (``VersionedStorage``); every process
+        /// on one root should use the same.
+        public var versionRetention: VersionRetention
+        /// The clock of save times and retention (injected in tests).
+        public var now: @Sendable () -> Date
 
         /// Creates a configuration.
-        public init(threadPool: NIOThreadPool = .singleton, createRootIfMissing: Bool = true) {
+        public init(
+            threadPool: NIOThreadPool = .singleton, createRootIfMissing: Bool = true,
+            versionRetention: VersionRetention = .standard, now: @escaping @Sendable () -> Date = { Date() }
+        ) {
             self.threadPool = threadPool
             self.createRootIfMissing = createRootIfMissing
+            self.versionRetention = versionRetention
+            self.now = now
         }
     }
 
@@ -77,7 +96,9 @@ public final class FileSystemStorage: StorageBackend {
         self.root = root
         self.pool = configuration.threadPool
         do {
-            tree = try FileTree(root: root.path, createIfMissing: configuration.createRootIfMissing)
+            tree = try FileTree(
+                root: root.path, createIfMissing: configuration.createRootIfMissing,
+                retention: configuration.versionRetention, now: configuration.now)
         } catch let failure as POSIXFailure {
             throw StorageError(failure, "Opening the storage root \(root.path)")
         }

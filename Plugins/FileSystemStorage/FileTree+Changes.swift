@@ -60,9 +60,9 @@ extension FileTree {
         }
     }
 
-    /// Puts a finished temporary file in place of file `id`, if it is still at `expectedVersion`.
+    /// Puts a finished temporary file in place of file `id`, if it is still at `expectedVersion`, as `save`.
     func commitWrite(
-        _ temporary: TemporaryFile, stamp: ContentStamp, to id: ItemID, expectedVersion: String?
+        _ temporary: TemporaryFile, stamp: ContentStamp, to id: ItemID, expectedVersion: String?, save: SaveContext
     ) throws -> FileMetadata {
         try lock.withLock {
             let target = try locateFile(id)
@@ -72,7 +72,7 @@ extension FileTree {
                     .versionMismatch, "File \(id) changed meanwhile (now at version \(current.version)); reload it.",
                     currentVersion: current.version)
             }
-            try replace(target, with: temporary)
+            try replace(target, with: temporary, save: save)
             var written = current
             written.size = stamp.size
             written.version = stamp.token
@@ -82,9 +82,10 @@ extension FileTree {
         }
     }
 
-    /// Puts a finished temporary file into `parentID` as `name`.
+    /// Puts a finished temporary file into `parentID` as `name`, as `save`.
     func commitCreate(
-        _ temporary: TemporaryFile, stamp: ContentStamp, named name: String, in parentID: ItemID, overwrite: Bool
+        _ temporary: TemporaryFile, stamp: ContentStamp, named name: String, in parentID: ItemID, overwrite: Bool,
+        save: SaveContext
     ) throws -> FileMetadata {
         try lock.withLock {
             let parent = try locateContainer(parentID)
@@ -94,9 +95,10 @@ extension FileTree {
                     let target = try open(name, in: parent.entry, path: parent.path + [name])
                 else { throw conflict(name, in: parent) }
                 id = target.id
-                try replace(target, with: temporary)
+                try replace(target, with: temporary, save: save)
             } else {
                 id = .random()
+                try recordSave(save, of: temporary, replacing: nil)
                 try POSIX.setAttribute(POSIX.idAttribute, to: id.rawValue, of: temporary.descriptor)
                 // link(2) never replaces: a racing creator outside WOPIKit makes it fail with EEXIST.
                 guard linkat(self.temporary.raw, temporary.name, parent.entry.raw, name, 0) == 0 else {
@@ -116,13 +118,17 @@ extension FileTree {
         }
     }
 
-    /// Atomically replaces a located file by a temporary one that takes over its ID and permissions.
-    private func replace(_ target: Location, with temporary: TemporaryFile) throws {
+    /// Atomically replaces a located file by a temporary one that takes over its ID and permissions, keeping the
+    /// replaced content as an earlier version (``recordSave(_:of:replacing:)``) under ``retention``.
+    private func replace(_ target: Location, with temporary: TemporaryFile, save: SaveContext) throws {
         try POSIX.setAttribute(POSIX.idAttribute, to: target.id.rawValue, of: temporary.descriptor)
         _ = fchmod(temporary.descriptor.raw, target.status.permissions)
+        try recordSave(save, of: temporary, replacing: target)
         try POSIX.rename(temporary.name, in: self.temporary, to: target.name, in: target.parent)
         temporary.markCommitted()
         try? target.parent.sync()
+        // The save is committed: a version retention could not remove now waits for garbage collection.
+        if let replaced = probe(target.path), replaced.id == target.id { _ = try? applyRetention(to: replaced) }
     }
 
     func move(_ id: ItemID, to newParentID: ItemID?, newName: String?, replacing: Bool) throws -> StorageItem {
@@ -183,6 +189,7 @@ extension FileTree {
             }
             index.forget(id)
             try? location.parent.sync()
+            if !location.isDirectory { removeVersions(of: id) }
         }
     }
 }

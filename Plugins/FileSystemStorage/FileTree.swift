@@ -32,18 +32,29 @@ final class FileTree: Sendable {
     /// `ROOT/users`, held open like the root: every lookup starts here, which saves an `openat` and a `close`.
     let usersDirectory: Descriptor
     let temporary: Descriptor
+    /// `ROOT/.wopikit/versions`: a folder per file with earlier versions (FileTree+Versions.swift).
+    let versions: Descriptor
     let lock: TreeLock
     let index = ItemIndex()
+    /// Which versions each save and garbage collection keep.
+    let retention: VersionRetention
+    /// The clock of save times and retention.
+    let now: @Sendable () -> Date
 
     /// Opens (and, if asked, creates) the storage root and its hidden state, and removes temporary files left
     /// by writes that never finished.
-    init(root: String, createIfMissing: Bool) throws {
+    init(
+        root: String, createIfMissing: Bool, retention: VersionRetention, now: @escaping @Sendable () -> Date
+    ) throws {
+        self.retention = retention
+        self.now = now
         if createIfMissing {
             try? FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         }
         rootDirectory = try Descriptor.open(root, in: nil, flags: O_RDONLY | O_DIRECTORY)
         let state = try Self.makeDirectory(".wopikit", in: rootDirectory)
         temporary = try Self.makeDirectory("tmp", in: state)
+        versions = try Self.makeDirectory("versions", in: state)
         usersDirectory = try Self.makeDirectory("users", in: rootDirectory)
         lock = TreeLock(file: try Descriptor.open("lock", in: state, flags: O_RDWR | O_CREAT, mode: 0o600))
         try Self.checkExtendedAttributes(on: state)
@@ -69,14 +80,18 @@ final class FileTree: Sendable {
         }
     }
 
-    /// Removes temporary files that no live writer holds (a writer keeps an exclusive `flock` on its file).
-    private func removeAbandonedTemporaryFiles() {
+    /// Removes temporary files that no live writer holds (a writer keeps an exclusive `flock` on its file);
+    /// returns how many.
+    @discardableResult
+    func removeAbandonedTemporaryFiles() -> Int {
+        var removed = 0
         for name in (try? temporary.entryNames()) ?? [] {
             guard let file = try? Descriptor.open(name, in: temporary, flags: O_RDONLY),
                 (try? file.advisoryLock(LOCK_EX | LOCK_NB)) != nil
             else { continue }
-            _ = unlinkat(temporary.raw, name, 0)
+            if unlinkat(temporary.raw, name, 0) == 0 { removed += 1 }
         }
+        return removed
     }
 
     // MARK: - Resolving

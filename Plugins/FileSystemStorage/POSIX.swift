@@ -12,6 +12,10 @@ enum POSIX {
     static let idAttribute = "user.wopikit.id"
     /// The name of the extended attribute that holds a file's ``ContentStamp``.
     static let stampAttribute = "user.wopikit.content"
+    /// The name of the extended attribute that holds a file's ``SaveRecord``.
+    static let saveAttribute = "user.wopikit.save"
+    /// The name of the extended attribute that is `1` on a version a user kept.
+    static let keptAttribute = "user.wopikit.kept"
 
     /// The value of an extended attribute of an open file, or `nil` when it has none.
     static func attribute(_ name: String, of fd: Descriptor) throws -> String? {

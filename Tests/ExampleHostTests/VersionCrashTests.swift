@@ -5,10 +5,10 @@ import Synchronization
 import Testing
 import WOPITestSupport
 
-/// `kill -9` of `serve` on SQLite while PutFiles save new versions of four files and the versions view restores old
+/// `kill -9` of `serve`, on SQLite and on fs, while PutFiles save new versions of four files and the versions view restores old
 /// versions of four others: after a restart, every version each file lists reads back whole, as one of the contents
 /// it was given, at its listed size, and each file's content is its newest version.
-@Suite("serve on SQLite: a host killed during saves and restores", .serialized)
+@Suite("serve on SQLite and fs: a host killed during saves and restores", .serialized)
 struct VersionCrashTests {
     static let saved = 0..<4
     static let restored = 4..<8
@@ -39,12 +39,14 @@ struct VersionCrashTests {
         return try #require(try JSONSerialization.jsonObject(with: Data(reply.bytes)) as? [[String: Any]])
     }
 
-    @Test("every listed version reads back whole, and each file's content is its newest version")
-    func killDuringSavesAndRestores() async throws {
+    @Test(
+        "every listed version reads back whole, and each file's content is its newest version",
+        arguments: ["sqlite", "fs"])
+    func killDuringSavesAndRestores(storage: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let data = directory.url.path
-        let host = try HostProcess(dataDirectory: directory.url)
+        let host = try HostProcess(dataDirectory: directory.url, extraArguments: ["--storage", storage])
         var fileIDs: [Int: String] = [:]
         var answered = 0
         do {

@@ -8,11 +8,13 @@ import WOPITestSupport
 @Suite(.serialized) struct VersionsPageHardeningTests {
     typealias Security = HostSecurityTests
 
-    @Test("another user's versions are a 404; a cross-site restore is refused; a restore from the page adds a version")
-    func versionsViewRefusesWhatItShould() async throws {
+    @Test(
+        "another user's versions are a 404; a cross-site restore is refused; a restore from the page adds a version",
+        arguments: ["sqlite", "fs"])
+    func versionsViewRefusesWhatItShould(storage: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        try await HostProcess(dataDirectory: directory.url).serving { host in
+        try await HostProcess(dataDirectory: directory.url, extraArguments: ["--storage", storage]).serving { host in
             let data = directory.url.path
             let edited = directory.url.appendingPathComponent("edited.docx")
             try Data("the second version".utf8).write(to: edited)
