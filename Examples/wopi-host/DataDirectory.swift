@@ -11,8 +11,8 @@ import WOPIStorage
 /// The example host's data directory: everything one small deployment needs, in one folder.
 ///
 /// ```
-/// DIR/host.json        which storage this directory uses (written once), and which versions it keeps
-///                      (`wopi-host retention`)
+/// DIR/host.json        which storage this directory uses (written once), which versions it keeps
+///                      (`wopi-host retention`) and each user's storage quota (`wopi-host quota`)
 /// DIR/secrets/         (0700) token.key: signs WOPI access tokens, shared by `serve` and `token`;
 ///                      oauth-form.key: signs sign-in forms; office-client-secret: the demo Office client's
 /// DIR/wopi.sqlite      sqlite storage (the default): files, versions, locks, users, shares, activities, OAuth
@@ -40,6 +40,8 @@ struct DataDirectory {
         var storage: StorageKind
         /// Which versions of a file are kept; `nil`: `VersionRetention.standard`.
         var versions: VersionSettings?
+        /// The bytes each user's files may take, every kept version included (`wopi-host quota`); `nil`: no quota.
+        var quotaBytes: Int64?
     }
 
     /// The version retention of `host.json`: every process on the directory (or on its `--database`) reads it.
@@ -65,6 +67,9 @@ struct DataDirectory {
 
     /// The versions this directory keeps.
     var versionRetention: VersionRetention { settings.versions?.retention ?? .standard }
+
+    /// The bytes each user's files may take (`WOPIDeployment.Configuration.storageQuota`); `nil`: no quota.
+    var storageQuota: Int64? { settings.quotaBytes }
 
     /// Writes `settings` to `host.json`, for the processes that open the directory from now on.
     func save(_ settings: Settings) throws {

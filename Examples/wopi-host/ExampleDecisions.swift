@@ -8,10 +8,11 @@ enum ExampleDecisions {
     /// What sees, and may veto, every change: none in the example; a provider adds theirs here.
     static let changeGuards: [any ChangeGuard] = []
 
-    /// A host over `stores` for a command (no listener): its door decides as `serve`'s does.
-    static func host(_ stores: DeploymentStores) async throws -> WOPIHost {
-        try await WOPIDeployment(
-            stores: stores, configuration: WOPIDeployment.Configuration(), changeGuards: changeGuards
-        ).host
+    /// A host over `stores` for a command (no listener): its door decides as `serve`'s does, with the storage
+    /// quota of `directory` (`wopi-host quota`).
+    static func host(_ stores: DeploymentStores, _ directory: DataDirectory) async throws -> WOPIHost {
+        var configuration = WOPIDeployment.Configuration()
+        configuration.storageQuota = directory.storageQuota
+        return try await WOPIDeployment(stores: stores, configuration: configuration, changeGuards: changeGuards).host
     }
 }

@@ -27,7 +27,7 @@ struct ImportCommand: AsyncParsableCommand {
         var segments = target.split(separator: "/").map(String.init)
         guard let name = segments.popLast() else { throw ValidationFailure("DEST_PATH needs a file name.") }
         // Through the host's door, as an upload from the user would go: the policy and every change guard decide.
-        let host = try await ExampleDecisions.host(stores)
+        let host = try await ExampleDecisions.host(stores, directory)
         let root = try await stores.storage.rootContainer(forUser: user).id
         let folder = try await host.createFolders(atPath: segments.joined(separator: "/"), under: root, for: owner)
         let file = try await SaveContext.$current.withValue(SaveContext(userID: user, path: .commandLine)) {

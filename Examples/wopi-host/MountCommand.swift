@@ -25,12 +25,13 @@ import WOPIStorage
         @Flag(name: .customLong("ro"), help: "Mount read-only.") var readOnly = false
 
         func run() async throws {
-            let stores = try await data.open().stores()
+            let directory = try await data.open()
+            let stores = try await directory.stores()
             guard let owner = try await stores.users.user(user) else {
                 throw ValidationFailure("No user \(user); add one with `wopi-host user add \(user) --password-stdin`.")
             }
             // The user's view through the host's door: the policy and serve's change guards decide here too.
-            let files = try await ExampleDecisions.host(stores).storage(for: owner)
+            let files = try await ExampleDecisions.host(stores, directory).storage(for: owner)
             let root = try await files.rootContainer(forUser: user)
             let mount = FUSEMount(
                 backend: files, lockStore: stores.locks, root: root.id,

@@ -80,6 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.urlSchemes = try parsedURLSchemes()
         configuration.pages = HostPageHTML()
         configuration.coauthoring = try coauthoring.setting(hasDiscovery: configuration.discovery != nil)
+        configuration.storageQuota = directory.storageQuota
 
         let deployment = try await WOPIDeployment(
             stores: stores, configuration: configuration, decorators: editor.decorators,

@@ -18,8 +18,9 @@ struct ShareCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Share read-only.") var view = false
 
     func run() async throws {
-        let stores = try await data.open().stores()
-        let item = try await OwnedItem.shareable(path, of: user, in: stores)
+        let directory = try await data.open()
+        let stores = try await directory.stores()
+        let item = try await OwnedItem.shareable(path, of: user, in: stores, directory)
         guard try await stores.users.user(with) != nil else { throw ValidationFailure("No user \(with).") }
         guard with != user else { throw ValidationFailure("\(user) owns \(path) already.") }
         let permission: Permission = view ? .view : .edit
@@ -54,8 +55,9 @@ struct UnshareCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let stores = try await data.open().stores()
-        let item = try await OwnedItem.shareable(path, of: user, in: stores)
+        let directory = try await data.open()
+        let stores = try await directory.stores()
+        let item = try await OwnedItem.shareable(path, of: user, in: stores, directory)
         let links = try await stores.shareLinks()
         if let link {
             guard
@@ -125,10 +127,12 @@ enum OwnedItem {
 
     /// The item at `path` below `user`'s root, which the door lets `user` share (``ItemAction/share``, as for
     /// GetShareUrl): the policy of `serve` decides for `share` and `unshare` too.
-    static func shareable(_ path: String, of user: String, in stores: DeploymentStores) async throws -> StorageItem {
+    static func shareable(_ path: String, of user: String, in stores: DeploymentStores, _ directory: DataDirectory)
+        async throws -> StorageItem
+    {
         let item = try await resolve(path, of: user, in: stores)
         guard let owner = try await stores.users.user(user) else { throw ValidationFailure("No user \(user).") }
-        try await ExampleDecisions.host(stores).authorize(.share, on: item, by: owner)
+        try await ExampleDecisions.host(stores, directory).authorize(.share, on: item, by: owner)
         return item
     }
 

@@ -40,7 +40,7 @@ struct TokenCommand: AsyncParsableCommand {
         guard case .file(let target)? = found else {
             throw ValidationFailure("\(user) has no file \(file) (a folder, or nothing, is there).")
         }
-        let access = try await ExampleDecisions.host(stores).access(of: caller, to: .file(target))
+        let access = try await ExampleDecisions.host(stores, directory).access(of: caller, to: .file(target))
         guard access.permission > .none else { throw ValidationFailure("\(user) may not open \(file).") }
         let permission = min(access.permission, view ? .view : .edit)
         let expiresAt = Date().addingTimeInterval(TimeInterval(ttl))

@@ -90,11 +90,12 @@ enum VersionedFile {
     static func open(_ path: String, of user: String, data: DataOptions) async throws
         -> (WOPIHost, WOPIUser, FileMetadata)
     {
-        let stores = try await data.open().stores()
+        let directory = try await data.open()
+        let stores = try await directory.stores()
         guard let owner = try await stores.users.user(user) else { throw ValidationFailure("No user \(user).") }
         guard case .file(let file) = try await OwnedItem.resolve(path, of: user, in: stores) else {
             throw ValidationFailure("\(path) is a folder; versions are kept per file.")
         }
-        return (try await ExampleDecisions.host(stores), owner, file)
+        return (try await ExampleDecisions.host(stores, directory), owner, file)
     }
 }

@@ -11,7 +11,7 @@ struct WOPIHostCommand: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, UserCommand.self, ClientCommand.self, ImportCommand.self, TokenCommand.self,
             ShareCommand.self, UnshareCommand.self, SharesCommand.self, LocksCommand.self, AuditCommand.self,
-            VersionsCommand.self, RestoreCommand.self, KeepCommand.self, RetentionCommand.self,
+            VersionsCommand.self, RestoreCommand.self, KeepCommand.self, RetentionCommand.self, QuotaCommand.self,
         ] + mountSubcommands)
 
     /// Installs the log handler every command logs through (control characters escaped, the OTLP exporter's

@@ -72,6 +72,9 @@ extension WOPIDeployment {
         public var readinessTimeout: Duration = .seconds(1)
         /// Co-authoring (CSPP Plus); `nil`, the default, answers as a CSPP host. `Docs/cspp-plus.md`.
         public var coauthoring: Coauthoring?
+        /// The bytes each user's files may take, every kept version included (``StorageQuota``, registered before
+        /// the other change guards); `nil`, the default, sets no quota. The storage must be a `StorageUsage`.
+        public var storageQuota: Int64?
 
         /// How a deployment co-authors (CSPP Plus).
         public struct Coauthoring: Sendable, Hashable {

@@ -126,6 +126,15 @@ public final class WOPIDeployment: Sendable {
         // The reader reads the stores' own users, items and shares: a policy that decides from shares decides from
         // those (AccessPolicy.access(of:to:sharesOnPath:)); any other still saves the reads of the user and item.
         hostConfiguration.authorizationReader = hostConfiguration.authorizationReader ?? stores.authorizationReader
+        var guards = changeGuards
+        if let quota = configuration.storageQuota {
+            guard let usage = stores.storage as? any StorageUsage else {
+                throw WOPIDeploymentError(
+                    "Configuration.storageQuota is set, but the storage cannot count a user's bytes: make it a "
+                        + "StorageUsage, or register a StorageQuota of your own in changeGuards.")
+            }
+            guards.insert(StorageQuota(storage: usage, bytesPerUser: quota), at: 0)
+        }
         var pageDecorator = HostPageDecorator(base: baseURL)
         pageDecorator.keepsVersions = stores.storage is any VersionedStorage
         let pageDecorators: [any InfoDecorator] = discovery == nil || configuration.pages == nil ? [] : [pageDecorator]
@@ -137,7 +146,7 @@ public final class WOPIDeployment: Sendable {
                 authorizationEndpoint: configuration.authorizationEndpoint ?? oauthConfiguration.authorizationPath,
                 tokenEndpoint: configuration.tokenEndpoint ?? oauthConfiguration.tokenPath,
                 providerID: configuration.providerID, urlSchemes: configuration.urlSchemes),
-            policy: policy ?? stores.sharingPolicy, decorators: pageDecorators + decorators, changeGuards: changeGuards,
+            policy: policy ?? stores.sharingPolicy, decorators: pageDecorators + decorators, changeGuards: guards,
             activities: stores.activities, audit: stores.audit, logger: logger)
 
         if let renderer = configuration.pages {

@@ -61,3 +61,13 @@ extension InMemoryStorage: GarbageCollectingStorage {
         return GarbageReport(abandonedWrites: 0, retiredVersions: retired, expiredLeases: 0)
     }
 }
+
+extension InMemoryStorage: StorageUsage {
+    /// Each version of the user's files counted whole: memory stores each one as a buffer of its own.
+    public func storedBytes(ownedBy user: String) -> Int64 {
+        nodes.values.reduce(0) { total, node in
+            guard case .file(let file) = node.item, file.ownerID == user else { return total }
+            return total + node.versions.reduce(0) { $0 + $1.version.size }
+        }
+    }
+}

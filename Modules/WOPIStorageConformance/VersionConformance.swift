@@ -35,6 +35,9 @@ public enum VersionConformance {
             .init(
                 "a reader of an earlier version reads it whole though it is deleted and garbage is collected",
                 retention: VersionRetention(), leasedReader),
+            .init(
+                "a user's stored bytes count every kept version, shared content at most once, and drop what is deleted",
+                retention: VersionRetention(), counting),
         ]
     }
 
@@ -351,6 +354,51 @@ public enum VersionConformance {
             digest.finalize(), Content.patternSHA256(seed: 3, size: size), "the digest of the deleted version")
         try Check.expectEqual(
             try await storage.versions(of: first.id).map(\.id), [second.version], "the versions after the deletion")
+    }
+
+    static func counting(_ setup: VersionConformanceCase.Setup) async throws {
+        guard let usage = setup.storage as? any StorageUsage, let peer = setup.peer as? any StorageUsage else {
+            throw ConformanceFailure(
+                "the backend keeps versions but is no StorageUsage: conform to it, so that a quota can count them")
+        }
+        let storage = setup.storage
+        let root = try await StorageConformance.root(storage)
+        let size = 300 * 1024
+        func stored() async throws -> Int64 {
+            let bytes = try await Check.step("storedBytes(ownedBy: \"alice\")") {
+                try await usage.storedBytes(ownedBy: "alice")
+            }
+            try Check.expectEqual(try await peer.storedBytes(ownedBy: "alice"), bytes, "the count on the other host")
+            return bytes
+        }
+        let before = try await stored()
+        let first = try await save(alice) {
+            try await storage.createFile(
+                named: "q.bin", in: root.id, content: Content.noise(seed: 1, size: size), overwrite: false)
+        }
+        let one = try await stored()
+        try Check.expectEqual(one - before, Int64(size), "the bytes of a new file")
+        let second = try await save(alice) {
+            try await storage.writeFile(
+                first.id, content: Content.noise(seed: 2, size: size), expectedVersion: first.version)
+        }
+        try Check.expectEqual(
+            try await stored() - before, Int64(2 * size), "the bytes of two versions of other content")
+        let third = try await save(alice) {
+            try await storage.writeFile(
+                first.id, content: Content.noise(seed: 1, size: size), expectedVersion: second.version)
+        }
+        let three = try await stored()
+        try Check.expect(
+            three - before >= Int64(2 * size) && three - before <= Int64(3 * size),
+            "a third version with the first one's content costs at most its size (\(three - before) bytes in all)")
+        try Check.expectEqual(try await usage.storedBytes(ownedBy: "nobody-else"), 0, "another user's bytes")
+        try await storage.deleteVersion(second.version, of: first.id)
+        try Check.expectEqual(
+            try await stored(), three - Int64(size), "after deleting the version whose content no other one has")
+        _ = third
+        try await storage.delete(first.id)
+        try Check.expectEqual(try await stored(), before, "after deleting the file")
     }
 
     /// Runs `body` as a save in `context`.

@@ -47,3 +47,10 @@ extension FileSystemStorage: GarbageCollectingStorage {
         try await blocking("Collecting garbage") { [tree] in try tree.collectGarbage() }
     }
 }
+
+extension FileSystemStorage: StorageUsage {
+    /// The bytes of `user`'s files and of their earlier versions, each a whole file; walks the user's tree.
+    public func storedBytes(ownedBy user: String) async throws -> Int64 {
+        try await blocking("Counting the bytes of \(user)'s files") { [tree] in try tree.storedBytes(ownedBy: user) }
+    }
+}

@@ -124,6 +124,35 @@ extension FileTree {
         return removed
     }
 
+    /// The bytes `user`'s files and their earlier versions take, each inode counted once (a hard link made by
+    /// another program counts once too). Walks the user's tree.
+    func storedBytes(ownedBy user: String) throws -> Int64 {
+        guard Self.isValidUser(user), let root = try open(user, in: usersDirectory, path: ["users", user]),
+            root.isDirectory
+        else { return 0 }
+        var seen: Set<[UInt64]> = []
+        var total: Int64 = 0
+        func count(_ status: FileStatus) {
+            if status.kind == .file && seen.insert([status.device, status.inode]).inserted { total += status.size }
+        }
+        func visit(_ location: Location) throws {
+            guard location.isDirectory else {
+                count(location.status)
+                if let folder = try versionFolder(of: location.id, create: false) {
+                    for name in try folder.entryNames() { try folder.status(of: name).map(count) }
+                }
+                return
+            }
+            for (name, kind) in try location.entry.entries() {
+                if let child = try open(name, in: location.entry, path: location.path + [name], kind: kind) {
+                    try visit(child)
+                }
+            }
+        }
+        try visit(root)
+        return total
+    }
+
     // MARK: Changes
 
     /// Removes the earlier version `version` of file `id`.

@@ -21,3 +21,10 @@ extension PostgresStorage: VersionedStorage {
         try await versions.keepVersion(version, of: id, kept)
     }
 }
+
+extension PostgresStorage: StorageUsage {
+    /// The bytes of the distinct chunks the kept versions of `user`'s files hold.
+    public func storedBytes(ownedBy user: String) async throws -> Int64 {
+        try await versions.storedBytes(ownedBy: user)
+    }
+}

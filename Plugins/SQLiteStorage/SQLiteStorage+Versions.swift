@@ -28,3 +28,10 @@ extension SQLiteStorage: VersionedStorage {
         }
     }
 }
+
+extension SQLiteStorage: StorageUsage {
+    /// The bytes of the distinct chunks the kept versions of `user`'s files hold.
+    public func storedBytes(ownedBy user: String) async throws -> Int64 {
+        try await perform("count the bytes of \(user)'s files") { try await versions.storedBytes(ownedBy: user) }
+    }
+}

@@ -21,7 +21,7 @@ struct VersionConformanceTests {
 }
 
 /// The in-memory store with one defect of version history.
-struct BrokenVersions: VersionedStorage, GarbageCollectingStorage {
+struct BrokenVersions: VersionedStorage, GarbageCollectingStorage, StorageUsage {
     enum Defect: Sendable {
         /// Saves are recorded as unknown, by nobody.
         case forgetsSaveContext
@@ -39,11 +39,13 @@ struct BrokenVersions: VersionedStorage, GarbageCollectingStorage {
         case losesHistoryOnMove
         /// An earlier version is read a piece at a time from the store, with nothing holding it.
         case readsWithoutLease
+        /// The stored bytes count the current version alone.
+        case countsCurrentOnly
 
         /// The defect each of ``VersionConformance/cases`` catches, in their order.
         static let caught: [Defect] = [
             .forgetsSaveContext, .readsCurrentContent, .restoreDropsHistory, .ignoresDeletes, .forgetsKeeps,
-            .keepsEverything, .keepsEverything, .losesHistoryOnMove, .readsWithoutLease,
+            .keepsEverything, .keepsEverything, .losesHistoryOnMove, .readsWithoutLease, .countsCurrentOnly,
         ]
     }
 
@@ -143,6 +145,14 @@ struct BrokenVersions: VersionedStorage, GarbageCollectingStorage {
     }
 
     func collectGarbage() async throws -> GarbageReport { await base.collectGarbage() }
+
+    func storedBytes(ownedBy user: String) async throws -> Int64 {
+        guard defect == .countsCurrentOnly else { return await base.storedBytes(ownedBy: user) }
+        var total: Int64 = 0
+        let root = await base.rootContainer(forUser: user)
+        for case .file(let file) in try await base.children(of: root.id) { total += file.size }
+        return total
+    }
 
     private func saving(_ body: () async throws -> FileMetadata) async throws -> FileMetadata {
         guard defect == .forgetsSaveContext else { return try await body() }
