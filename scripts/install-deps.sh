@@ -6,14 +6,17 @@
 #                                    implementation of the interop tests), wrk and nginx (the benchmark suite), and
 #                                    postgresql-15 (the PostgreSQL suites and scripts/cluster.sh, with nginx),
 #                                    prometheus (the metrics test scrapes the example host; promtool checks the alerts),
-#                                    and python3-docx, python3-openpyxl with python3-pil, and LibreOffice headless
-#                                    (the benchmark's Office documents through incremental transfer)
+#                                    python3-docx, python3-openpyxl with python3-pil, and LibreOffice headless
+#                                    (the benchmark's Office documents through incremental transfer), and Ceph's
+#                                    ceph-mon, ceph-osd, radosgw and ceph-common with python3-boto3 and s3cmd (the
+#                                    object-storage suites and benchmark against a throw-away S3 server started by
+#                                    scripts/ceph-cluster.sh)
 set -euo pipefail
 packages=(libsqlite3-dev libcurl4-openssl-dev libssl-dev libfuse3-dev fuse3 pkg-config)
 if [ "${1:-}" = "--test" ]; then
   packages+=(chromium chromium-driver fio curl openssl git vim rsync python3 python3-authlib python3-flask
     python3-requests wrk nginx postgresql-15 prometheus python3-docx python3-openpyxl python3-pil
-    libreoffice-impress-nogui)
+    libreoffice-impress-nogui ceph-mon ceph-osd radosgw ceph-common python3-boto3 s3cmd)
 fi
 missing=()
 for package in "${packages[@]}"; do
