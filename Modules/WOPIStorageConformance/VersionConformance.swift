@@ -21,13 +21,13 @@ public enum VersionConformance {
                 "a deleted version is gone from the list and from reads; the current version cannot be deleted",
                 retention: VersionRetention(), deleting),
             .init(
-                "with keep-last-3, the fourth save drops the oldest version, and a kept version stays beside them",
-                retention: VersionRetention(keepLast: 3), keepingLast),
+                "with keep-last-10, the 11th save drops the oldest version, and a kept version stays beside them",
+                retention: VersionRetention(keepLast: 10), keepingLast),
             .init(
                 "with keep-for, garbage collection drops the versions older than the limit on the store's clock",
                 retention: VersionRetention(keepFor: 100), keepingFor),
             .init(
-                "autosaves by one user within the grace period leave one version; explicit and exit saves stay",
+                "20 autosaves by one user within the grace period leave one version; explicit and exit saves stay",
                 retention: VersionRetention(autosaveGracePeriod: 60), coalescing),
             .init(
                 "versions follow their file through a rename and go with it when it is deleted",
@@ -184,7 +184,7 @@ public enum VersionConformance {
             try await setup.peer.keepVersion(saved[0].version, of: id, true)
         }
         try Check.expect(kept.isKept, "keepVersion returns the version kept")
-        for text in ["1", "2", "3"] {
+        for text in (1...10).map(String.init) {
             let last = saved[saved.count - 1]
             saved.append(
                 try await save(alice) {
@@ -192,17 +192,17 @@ public enum VersionConformance {
                 })
         }
         try Check.expectEqual(
-            try await storage.versions(of: id).map(\.id), [saved[3], saved[2], saved[1], saved[0]].map(\.version),
-            "three versions not kept, beside the kept one")
-        let fourth = saved[3]
+            try await storage.versions(of: id).map(\.id), saved.reversed().map(\.version),
+            "ten versions not kept, beside the kept one")
+        let tenth = saved[10]
         saved.append(
             try await save(alice) {
-                try await storage.writeFile(id, content: Content.text("4"), expectedVersion: fourth.version)
+                try await storage.writeFile(id, content: Content.text("11"), expectedVersion: tenth.version)
             })
         try await storage.collectGarbage()
         try Check.expectEqual(
-            try await storage.versions(of: id).map(\.id), [saved[4], saved[3], saved[2], saved[0]].map(\.version),
-            "after the fourth save: the last three, and the kept one")
+            try await storage.versions(of: id).map(\.id), (saved[2...].reversed() + [saved[0]]).map(\.version),
+            "after the 11th save: the last ten, and the kept one")
         try await Check.expectThrows(code: .notFound, "readVersion of the version retention dropped") {
             try await storage.readVersion(saved[1].version, of: id, range: nil)
         }
@@ -212,7 +212,7 @@ public enum VersionConformance {
         try await storage.keepVersion(saved[0].version, of: id, false)
         try await storage.collectGarbage()
         try Check.expectEqual(
-            try await storage.versions(of: id).map(\.id), [saved[4], saved[3], saved[2]].map(\.version),
+            try await storage.versions(of: id).map(\.id), saved[2...].reversed().map(\.version),
             "once no longer kept, the first version goes")
     }
 
@@ -253,7 +253,7 @@ public enum VersionConformance {
             try await storage.createFile(named: "c.txt", in: root.id, content: Content.text("0"), overwrite: false)
         }
         let explicit = last
-        for index in 1...5 {
+        for index in 1...20 {
             setup.clock.advance(by: 30)
             let previous = last
             last = try await save(autosave) {
@@ -268,10 +268,10 @@ public enum VersionConformance {
         }
         try Check.expectEqual(
             try await storage.versions(of: explicit.id).map(\.id), [exit, lastAutosave, explicit].map(\.version),
-            "five autosaves 30 s apart within a 60 s grace period, between an explicit save and an exit save")
+            "20 autosaves 30 s apart within a 60 s grace period, between an explicit save and an exit save")
         try Check.expectEqual(
             try await text(try await storage.readVersion(lastAutosave.version, of: explicit.id, range: nil)),
-            "auto 5", "the autosave kept is the last one")
+            "auto 20", "the autosave kept is the last one")
         // After the exit save an autosave makes a version of its own; another user's autosave does too.
         setup.clock.advance(by: 10)
         let afterExit = try await save(autosave) {

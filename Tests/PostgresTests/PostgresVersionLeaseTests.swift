@@ -10,7 +10,8 @@ import WOPIStorage
 
 /// The chunked-version engine's PostgreSQL statements that the conformance kit does not reach: a reader's lease
 /// renewed as it goes, and taken again under its ID (`OVERRIDING SYSTEM VALUE`) after garbage collection removed it;
-/// a chunk stored once however many saves of it run at the same time, and reclaimed with the last file listing it.
+/// a chunk stored once however many saves of it run at the same time, and reclaimed with the last file listing it or
+/// the last version, when retention drops it.
 @Suite("PostgreSQL storage: read leases and stored-once chunks")
 struct PostgresVersionLeaseTests {
     @Test("a reader renews its lease, takes it again after garbage collection removed it, and releases it at the end")
@@ -91,6 +92,39 @@ struct PostgresVersionLeaseTests {
         _ = try await storage.collectGarbage()
         #expect(try await count(database, "chunks") == 0)
         #expect(try await count(database, "chunk_pieces") == 0)
+        await database.shutdown()
+    }
+
+    @Test("with keep-last-10 the 11th save drops the oldest version, and garbage collection reclaims its pieces")
+    func theEleventhSaveReclaimsTheOldestVersionsChunks() async throws {
+        let server = try await PostgresServer.shared.value
+        let database = try await PostgresPool.open(try await server.makeDatabase(), logger: PostgresServer.logger)
+        let storage = try await PostgresStorage.open(
+            database: database, configuration: .init(versionRetention: VersionRetention(keepLast: 10)))
+        let root = try await storage.rootContainer(forUser: "alice")
+        /// 600 kB of a seed of their own: no chunk shared with another seed's.
+        func content(_ seed: Int) -> ByteStream {
+            var buffer = ByteBuffer()
+            for index in 0..<600_000 {
+                buffer.writeInteger(UInt8(truncatingIfNeeded: index % 251 + index >> 10 + seed * 97))
+            }
+            return ByteStream(buffer: buffer)
+        }
+        var saved = try await storage.createFile(named: "k.bin", in: root.id, content: content(0), overwrite: false)
+        let oldest = saved
+        let oldestChunks = try await count(database, "chunks")
+        let oldestPieces = try await count(database, "chunk_pieces")
+        for seed in 1...10 {
+            saved = try await storage.writeFile(saved.id, content: content(seed), expectedVersion: saved.version)
+        }
+        let chunksBefore = try await count(database, "chunks")
+        let piecesBefore = try await count(database, "chunk_pieces")
+        _ = try await storage.collectGarbage()
+        let versions = try await storage.versions(of: oldest.id)
+        #expect(versions.count == 10)
+        #expect(!versions.contains { $0.id == oldest.version }, "the oldest version went")
+        #expect(try await count(database, "chunks") == chunksBefore - oldestChunks)
+        #expect(try await count(database, "chunk_pieces") == piecesBefore - oldestPieces)
         await database.shutdown()
     }
 
