@@ -434,6 +434,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "S3ObjectStore",
+            dependencies: [.asyncHTTPClient, .crypto, .logging, .metrics, .nioCore, .nioHTTP1, .tracing],
+            path: "Plugins/S3ObjectStore",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "PostgresServerStores",
             dependencies: [
                 "PostgresStorage", "WOPIServer", "WOPIAuthorizationServer", "WOPIStorage", "WOPIModels",
@@ -588,6 +594,17 @@ let package = Package(
                 .nioCore,
             ],
             path: "Tests/WOPIClusterTestSupport",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "S3ObjectStoreTests",
+            dependencies: [
+                "S3ObjectStore", "WOPIClusterTestSupport",
+                .asyncHTTPClient, .crypto, .logging, .metrics, .nioCore, .nioHTTP1, .nioPosix, .tracing,
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+            ],
+            path: "Tests/S3ObjectStoreTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(
