@@ -435,7 +435,7 @@ let package = Package(
         ),
         .target(
             name: "S3ObjectStore",
-            dependencies: [.asyncHTTPClient, .crypto, .logging, .metrics, .nioCore, .nioHTTP1, .tracing],
+            dependencies: ["WOPIModels", .asyncHTTPClient, .crypto, .logging, .metrics, .nioCore, .nioHTTP1, .tracing],
             path: "Plugins/S3ObjectStore",
             swiftSettings: swiftSettings
         ),
