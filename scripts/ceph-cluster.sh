@@ -235,7 +235,15 @@ EOF
   launch() { # name program args...
     local name="$1"
     shift
-    setsid "$@" -f -c "$dir/ceph.conf" </dev/null >"$dir/log/$name.out" 2>&1 &
+    # The daemon keeps no descriptor of the caller's beyond 0-2 (its output goes to the log): a caller that waits
+    # for the script's pipes to close (Foundation's Process) then sees the script end.
+    (
+      for fd in "/proc/$BASHPID/fd/"*; do
+        fd="${fd##*/}"
+        [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-"
+      done
+      exec setsid "$@" -f -c "$dir/ceph.conf" </dev/null >"$dir/log/$name.out" 2>&1
+    ) &
     echo $! >"$dir/run/$name.pid"
   }
   launch mon.a ceph-mon -i a
