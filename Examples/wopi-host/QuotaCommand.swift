@@ -28,13 +28,14 @@ struct QuotaCommand: AsyncParsableCommand {
 
     func run() async throws {
         let directory = try await data.open()
-        if mib != nil || none {
+        let changed = mib != nil || none
+        var quota = directory.storageQuota
+        if changed {
+            quota = mib.map { Int64($0 * 1_048_576) }
             var settings = directory.settings
-            settings.quotaBytes = mib.map { Int64($0 * 1_048_576) }
+            settings.quotaBytes = quota
             try directory.save(settings)
         }
-        let quota = mib.map { Int64($0 * 1_048_576) } ?? (none ? nil : directory.storageQuota)
-        let changed = mib != nil || none
         Console.line(
             quota.map { "\(changed ? "Now each" : "Each") user's files may take \($0) bytes." }
                 ?? "\(changed ? "Now there is" : "There is") no storage quota.")

@@ -10,7 +10,7 @@ extension FileSystemStorage: VersionedStorage {
     public func readVersion(_ version: String, of id: ItemID, range: Range<Int64>?) async throws -> FileContent {
         try await blocking("Opening version \(version) of file \(id)") { [tree, pool] in
             let file = try tree.locateFile(id)
-            let stored = try tree.storedVersion(version, of: id)
+            let stored = try tree.storedVersion(version, of: file)
             var metadata = try tree.describeFile(file)
             metadata.size = stored.version.size
             metadata.version = stored.version.id

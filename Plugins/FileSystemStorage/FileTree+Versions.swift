@@ -65,14 +65,14 @@ extension FileTree {
         return [current] + earlier
     }
 
-    /// The version `version` of file `id`, open.
+    /// The version `version` of a located file, open.
     ///
-    /// - Throws: ``StorageError/Code/notFound`` when the file or the version is gone, or `version` cannot name one
-    ///   (only the characters of an ``ItemID`` do, so no value reaches outside the file's version folder).
-    func storedVersion(_ version: String, of id: ItemID) throws -> StoredVersion {
-        let file = try locateFile(id)
+    /// - Throws: ``StorageError/Code/notFound`` when the version is gone, or `version` cannot name one (only the
+    ///   characters of an ``ItemID`` do, so no value reaches outside the file's version folder).
+    func storedVersion(_ version: String, of file: Location) throws -> StoredVersion {
         let current = try describeVersion(file.entry, named: nil)
         if version == current.version.id { return current }
+        let id = file.id
         guard ItemID(rawValue: version) != nil, let folder = try versionFolder(of: id, create: false),
             let entry = try? Descriptor.open(version, in: folder, flags: O_RDONLY), try entry.status().kind == .file
         else { throw StorageError.versionNotFound(version, of: id) }
@@ -158,7 +158,7 @@ extension FileTree {
     /// Removes the earlier version `version` of file `id`.
     func deleteVersion(_ version: String, of id: ItemID) throws {
         try lock.withLock {
-            let stored = try storedVersion(version, of: id)
+            let stored = try storedVersion(version, of: locateFile(id))
             guard !stored.version.isCurrent else { throw StorageError.currentVersionKept(version, of: id) }
             guard let folder = try versionFolder(of: id, create: false), unlinkat(folder.raw, version, 0) == 0 else {
                 throw StorageError.versionNotFound(version, of: id)
@@ -169,7 +169,7 @@ extension FileTree {
     /// Marks version `version` of file `id` kept or not.
     func keepVersion(_ version: String, of id: ItemID, _ kept: Bool) throws -> FileVersion {
         try lock.withLock {
-            let stored = try storedVersion(version, of: id)
+            let stored = try storedVersion(version, of: locateFile(id))
             try POSIX.setAttribute(POSIX.keptAttribute, to: kept ? "1" : "0", of: stored.entry)
             var described = stored.version
             described.isKept = kept
