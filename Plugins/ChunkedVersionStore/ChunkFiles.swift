@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import NIOCore
+package import NIOCore
 package import NIOPosix
 import Synchronization
 import WOPIStorage
@@ -28,7 +28,7 @@ import WOPIStorage
 /// commits after every file it lists is on disk. A crash before the key leaves a file no row names; files are
 /// removed after the commit that deletes their row, and garbage collection (``sweepAll()``) removes those that
 /// no row names once their version is no longer being written.
-package final class ChunkFiles: Sendable {
+package final class ChunkFiles: ChunkBodyStore {
     /// The folder, for example `/var/lib/wopi/wopi.sqlite-chunks`.
     package let root: String
     /// Where the blocking file I/O runs.
@@ -50,13 +50,29 @@ package final class ChunkFiles: Sendable {
 
     func directory(of versionID: Int64) -> String { "\(root)/\(versionID)" }
 
+    package var location: String { root }
+
+    package func writer(for versionID: Int64) -> any ChunkBodyWriter {
+        ChunkFileWriter(files: self, versionID: versionID)
+    }
+
+    package func removeCommitted(_ rows: [SQLRow]) { removeFiles(of: rows) }
+
+    package func removeUnlisted(of versionID: Int64) async throws -> Int {
+        try await pool.runBlocking("remove the chunk files of version \(versionID)") { try self.sweep(versionID) }
+    }
+
+    package func removeAllUnlisted() async throws -> Int {
+        try await pool.runBlocking("collect chunk files in \(root)") { try self.sweepAll() }
+    }
+
     func path(of key: PieceKey) -> String { "\(root)/\(key.versionID)/\(key.chunkIndex)" }
 
     // MARK: Reading
 
     /// The bytes `range` of the chunk file `key`, or `nil` when the file is gone or shorter (its version was
     /// deleted while a stalled reader held no lease).
-    func read(_ key: PieceKey, _ range: Range<Int64>) async throws -> ByteBuffer? {
+    package func read(_ key: PieceKey, _ range: Range<Int64>) async throws -> ByteBuffer? {
         let path = path(of: key)
         return try await pool.runBlocking("read chunk file \(path)") {
             let fd = SystemCall.retrying { open(path, O_RDONLY | O_CLOEXEC) }
@@ -99,14 +115,15 @@ package final class ChunkFiles: Sendable {
     /// committed. Each file is renamed into ``trash`` at once and unlinked later, off the caller's thread. Blocking;
     /// a file already gone is fine, and nothing is removed while a backup runs.
     package func removeFiles(of rows: [SQLRow]) {
+        let keys = PieceKey.bodies(in: rows)
+        guard !keys.isEmpty else { return }
         let moved = unlessBackingUp {
             let hasTrash = mkdir(trash, 0o700) == 0 || errno == EEXIST
             var moved = 0
-            for row in rows where row.count == 3 && row[2].integer == 1 {
-                guard let versionID = row[0].integer, let chunkIndex = row[1].integer else { continue }
-                let path = path(of: PieceKey(versionID: versionID, chunkIndex: chunkIndex))
+            for key in keys {
+                let path = path(of: key)
                 // Version IDs never repeat, so neither does a name in the trash.
-                if hasTrash && rename(path, "\(trash)/\(versionID)-\(chunkIndex)") == 0 {
+                if hasTrash && rename(path, "\(trash)/\(key.versionID)-\(key.chunkIndex)") == 0 {
                     moved += 1
                 } else {
                     // No trash or no rename (a full disk may refuse the folder or its entry): unlink here, which
@@ -249,9 +266,8 @@ package final class ChunkFiles: Sendable {
 }
 
 /// The chunk files one save writes (``ChunkFiles``): a chunk's pieces are appended to its file as they stream in,
-/// and the file is fsynced and closed at the chunk's end. Its methods block; the writer calls them on the pool, one
-/// batch at a time.
-final class ChunkFileWriter: Sendable {
+/// and the file is fsynced and closed at the chunk's end. Its blocking methods run on the pool, one batch at a time.
+final class ChunkFileWriter: ChunkBodyWriter {
     private struct State {
         /// The file of the chunk being written, its index, and how its bytes go to disk.
         var open: (fd: Int32, chunkIndex: Int, writeback: StreamingWrite)?
@@ -270,7 +286,7 @@ final class ChunkFileWriter: Sendable {
 
     /// Appends `pieces` (of chunks stored as files, in order) to their files, then fsyncs the files of the chunks
     /// `ending` and, when it created any, the version's folder: a chunk keyed after this returns is on disk.
-    func store(_ pieces: [ChunkSQL.Piece], ending: [Int]) throws {
+    func storeBlocking(_ pieces: [ChunkSQL.Piece], ending: [Int]) throws {
         try state.withLock { state in
             for piece in pieces {
                 if piece.pieceIndex == 0 {
@@ -299,7 +315,7 @@ final class ChunkFileWriter: Sendable {
 
     /// Closes and removes the file being written, if any (the write failed; no row names that file yet), so that a
     /// full disk has its space back before the version is discarded.
-    func abandon() {
+    func abandonBlocking() {
         state.withLock { state in
             guard let (fd, chunkIndex, _) = state.open else { return }
             close(fd)
@@ -309,7 +325,7 @@ final class ChunkFileWriter: Sendable {
     }
 
     /// Removes the files of chunks `chunkIndexes`, which no row names (they lost to a copy stored before).
-    func remove(_ chunkIndexes: [Int]) {
+    func removeBlocking(_ chunkIndexes: [Int]) {
         for chunkIndex in chunkIndexes { _ = unlink(files.path(of: key(chunkIndex))) }
     }
 
@@ -321,6 +337,18 @@ final class ChunkFileWriter: Sendable {
         guard SystemCall.retrying({ fsync(fd) }) == 0 else {
             throw POSIXFailure(errno: errno, "fsync \(files.path(of: key(chunkIndex)))")
         }
+    }
+
+    func store(_ pieces: [ChunkSQL.Piece], ending: [Int]) async throws {
+        try await files.pool.runBlocking("store part of an upload") { try self.storeBlocking(pieces, ending: ending) }
+    }
+
+    func abandon() async {
+        try? await files.pool.runBlocking("close a chunk file") { self.abandonBlocking() }
+    }
+
+    func remove(_ chunkIndexes: [Int]) async throws {
+        try await files.pool.runBlocking("remove duplicate chunk files") { self.removeBlocking(chunkIndexes) }
     }
 
     private func key(_ chunkIndex: Int) -> PieceKey { PieceKey(versionID: versionID, chunkIndex: Int64(chunkIndex)) }

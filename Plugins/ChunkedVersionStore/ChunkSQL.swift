@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import WOPIChunking
 
 /// The SQL of the content-defined chunk layout, on the tables `chunks` (one row per distinct ``ChunkID``),
@@ -50,10 +50,10 @@ package enum ChunkSQL {
     package static let fileMigration = ["ALTER TABLE chunks ADD COLUMN in_file INTEGER NOT NULL DEFAULT 0"]
 
     /// A chunk's bytes from one piece on, as the writer hands them over.
-    struct Piece {
-        var chunkIndex: Int
-        var pieceIndex: Int
-        var data: Data
+    package struct Piece: Sendable {
+        package var chunkIndex: Int
+        package var pieceIndex: Int
+        package var data: Data
     }
 
     /// A chunk of a version whose bytes are all written: its ID, place and length.
@@ -151,6 +151,16 @@ package enum ChunkSQL {
         SQLStatement(
             "SELECT 1 FROM file_versions WHERE id = ? AND state = 'writing'", [.integer(versionID)],
             columns: [.integer])
+    }
+
+    /// What ``ChunkBodyCatalog`` reads of version `versionID`, in one statement: `-1` while it is being written,
+    /// and the staging index of each of its chunks stored as a body that a `chunks` row names.
+    static func storedBodies(of versionID: Int64) -> SQLStatement {
+        SQLStatement(
+            """
+            SELECT -1 FROM file_versions WHERE id = ? AND state = 'writing'
+            UNION ALL SELECT staged_index FROM chunks WHERE staged_version_id = ? AND in_file = 1
+            """, [.integer(versionID), .integer(versionID)], columns: [.integer])
     }
 
     /// The indexes of the chunks of version `versionID` stored as its files that a `chunks` row names.
@@ -270,7 +280,12 @@ package enum ChunkSQL {
 }
 
 /// Where a chunk's pieces are stored: the version that wrote it first and the chunk's index there.
-struct PieceKey: Hashable {
-    var versionID: Int64
-    var chunkIndex: Int64
+package struct PieceKey: Hashable, Sendable {
+    package var versionID: Int64
+    package var chunkIndex: Int64
+
+    package init(versionID: Int64, chunkIndex: Int64) {
+        self.versionID = versionID
+        self.chunkIndex = chunkIndex
+    }
 }

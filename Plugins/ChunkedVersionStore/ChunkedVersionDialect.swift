@@ -25,9 +25,11 @@ package protocol ChunkedVersionDialect: Sendable {
     /// a time.
     var skipLocked: String { get }
 
-    /// Where the chunks of at least one piece are stored as files beside the database (SQLite), or `nil` when every
-    /// chunk is stored as pieces in the database (PostgreSQL, whose hosts share no file system).
-    var chunkFiles: ChunkFiles? { get }
+    /// Where the chunks of at least one piece keep their bytes (files beside a SQLite database, or objects in a
+    /// bucket), or `nil` when every chunk is stored as pieces in the database. A dialect whose plugin runs
+    /// statements with ``SQLStatement/removesChunks`` hands their rows to ``ChunkBodyStore/removeCommitted(_:)``
+    /// once they commit.
+    var chunkBodies: (any ChunkBodyStore)? { get }
 }
 
 /// How durable a commit must be when it returns.

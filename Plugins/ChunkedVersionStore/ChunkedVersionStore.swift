@@ -22,8 +22,8 @@ package import WOPIStorage
 ///   (``content(of:range:lease:)``).
 /// - **Content** is cut into content-defined chunks as it streams in (``PieceCutter``: CSPP Plus's `Zip` scheme
 ///   for a zip, `FullFile` otherwise), each keyed by its SpookyHash ``ChunkID`` and stored once per database in
-///   fixed-size pieces (``ChunkSQL``), or, where the dialect has ``ChunkedVersionDialect/chunkFiles`` (SQLite), a
-///   chunk of at least one piece as a file beside the database (``ChunkFiles``); a version is the ordered list of
+///   fixed-size pieces (``ChunkSQL``), or, where the dialect has ``ChunkedVersionDialect/chunkBodies``, a chunk of
+///   at least one piece as a body outside the database (``ChunkBodyStore``: a file, or an object); a version is the ordered list of
 ///   its chunks (``chunkListing(of:)``).
 /// - **Garbage** (expired leases, abandoned writes, versions no file or reader needs, chunks no version lists)
 ///   goes with ``collectGarbage()``.
@@ -125,20 +125,15 @@ package struct ChunkedVersionStore<Dialect: ChunkedVersionDialect>: Sendable {
                 now: configuration.timestamp, retention: configuration.versionRetention, skipLocked: dialect.skipLocked)
         )
         let report = VersionSQL.garbageReport(rows)
-        var chunkFiles = 0
-        if let files = dialect.chunkFiles {
-            // The dialect removed the files of the chunks deleted here; these are the files no row names (of writes
-            // that died before keying them, or whose removal a crash interrupted).
-            chunkFiles = try await files.pool.runBlocking("collect chunk files in \(files.root)") {
-                try files.sweepAll()
-            }
-        }
+        // The dialect removed the bodies of the chunks deleted here; these are the bodies no row names (of writes
+        // that died before keying them, or whose removal a crash interrupted).
+        let chunkBodies = try await dialect.chunkBodies?.removeAllUnlisted() ?? 0
         logger.debug(
             "Garbage collected",
             metadata: [
                 "abandonedWrites": "\(report.abandonedWrites)", "retiredVersions": "\(report.retiredVersions)",
                 "expiredLeases": "\(report.expiredLeases)", "chunks": "\(rows[3].count)", "pieces": "\(rows[4].count)",
-                "chunkFiles": "\(chunkFiles)",
+                "chunkBodies": "\(chunkBodies)",
             ])
         return report
     }

@@ -64,8 +64,8 @@ package struct SQLStatement: Sendable {
     /// otherwise.
     package var expectedRows: (count: Int, error: StorageError)?
     /// Whether the statement deletes `chunks` rows and returns, per row, its staging version, staging index and
-    /// `in_file`: a dialect with ``ChunkedVersionDialect/chunkFiles`` removes those files once the transaction
-    /// committed (``ChunkFiles/removeFiles(of:)``).
+    /// `in_file`: a dialect with ``ChunkedVersionDialect/chunkBodies`` removes those bodies once the transaction
+    /// committed (``ChunkBodyStore/removeCommitted(_:)``).
     package var removesChunks: Bool
 
     package init(

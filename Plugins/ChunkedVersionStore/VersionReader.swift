@@ -120,7 +120,7 @@ final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
         let plan = ChunkReadPlan(window: window, from: offset, to: end)
         let pieces: [ByteBuffer]
         if let (key, range) = plan.file {
-            guard let files = dialect.chunkFiles, let bytes = try await files.read(key, range) else { return nil }
+            guard let files = dialect.chunkBodies, let bytes = try await files.read(key, range) else { return nil }
             // Handed out a piece at a time, as pieces from the database are.
             pieces = stride(from: 0, to: bytes.readableBytes, by: Int(chunkSize)).compactMap { start in
                 bytes.getSlice(at: bytes.readerIndex + start, length: min(Int(chunkSize), bytes.readableBytes - start))

@@ -6,8 +6,8 @@ import WOPIStorage
 /// Streams a body into a new `writing` version as content-defined chunks (``PieceCutter``), each chunk stored once
 /// per database in pieces of ``ChunkedStorageConfiguration/chunkSize`` (``ChunkSQL``), a batch of pieces per
 /// transaction (in multi-row `INSERT`s of about 1 MiB, ``ChunkedStorageConfiguration/bytesPerStatement``). With
-/// ``ChunkedVersionDialect/chunkFiles``, a chunk of at least one piece is appended to a file instead, and the batch's
-/// transaction only keys it (``ChunkFiles``).
+/// ``ChunkedVersionDialect/chunkBodies``, a chunk of at least one piece is written to its body there instead (a file
+/// or an object), and the batch's transaction only keys it (``ChunkBodyStore``).
 ///
 /// One batch is stored while the next one fills, so memory holds at most two batches of
 /// ``ChunkedStorageConfiguration/chunksPerTransaction`` pieces (the first batches are smaller), and the body's buffers
@@ -32,7 +32,7 @@ struct VersionWriter<Dialect: ChunkedVersionDialect>: Sendable {
         guard let versionID = rows.first?.first?.first?.integer else {
             throw StorageError(.io, "The database did not return the new version's ID; retry.")
         }
-        let files = dialect.chunkFiles.map { ChunkFileWriter(files: $0, versionID: versionID) }
+        let files = dialect.chunkBodies?.writer(for: versionID)
         do {
             return try await store(content, in: versionID, files: files)
         } catch {
@@ -51,18 +51,14 @@ struct VersionWriter<Dialect: ChunkedVersionDialect>: Sendable {
                 _ = try await dialect.write(
                     "delete unfinished version \(versionID)", durability: .configured,
                     VersionSQL.discardUnfinished(versionID, skipLocked: dialect.skipLocked))
-                if let files = dialect.chunkFiles {
-                    _ = try await files.pool.runBlocking("remove the chunk files of version \(versionID)") {
-                        try files.sweep(versionID)
-                    }
-                }
+                try await dialect.chunkBodies?.removeUnlisted(of: versionID)
             } catch {
                 logger.notice("Could not delete unfinished version \(versionID) (garbage collection will): \(error)")
             }
         }.value
     }
 
-    private func store(_ content: ByteStream, in versionID: Int64, files: ChunkFileWriter?) async throws
+    private func store(_ content: ByteStream, in versionID: Int64, files: (any ChunkBodyWriter)?) async throws
         -> StagedVersion
     {
         let digest = SharedContentDigest()
@@ -116,7 +112,7 @@ struct VersionWriter<Dialect: ChunkedVersionDialect>: Sendable {
         } catch {
             // Nothing may still be writing into the version when the caller discards it.
             _ = await storing?.task.result
-            if let files { try? await files.files.pool.runBlocking("close a chunk file") { files.abandon() } }
+            await files?.abandon()
             throw error
         }
     }
@@ -129,7 +125,7 @@ struct VersionWriter<Dialect: ChunkedVersionDialect>: Sendable {
     /// database's own durability, and its flush of the log makes every earlier commit durable too, these chunks
     /// included. A power loss before that commit leaves the old version current and, at worst, a prefix of these
     /// batches, which garbage collection removes (Docs/benchmarks.md, *Third round*).
-    private func flush(_ batch: PieceCutter.Batch, into versionID: Int64, files: ChunkFileWriter?) async throws {
+    private func flush(_ batch: PieceCutter.Batch, into versionID: Int64, files: (any ChunkBodyWriter)?) async throws {
         var batch = batch
         let fileChunks = try await storeFiles(&batch, files: files)
         var statements = [
@@ -164,16 +160,14 @@ struct VersionWriter<Dialect: ChunkedVersionDialect>: Sendable {
         let kept = Set((rows.last ?? []).compactMap { $0.first?.integer })
         let lost = fileChunks.filter { !kept.contains(Int64($0)) }
         guard !lost.isEmpty else { return }
-        // Chunks stored before by another version (or twice in this one): their new files are not needed.
-        try await files.files.pool.runBlocking("remove duplicate chunk files") {
-            files.remove(lost)
-        }
+        // Chunks stored before by another version (or twice in this one): their new bodies are not needed.
+        try await files.remove(lost)
     }
 
-    /// Appends the batch's pieces of chunks of at least one piece to their files (``ChunkFileWriter``), fsyncing
-    /// the files of the chunks that end, and leaves the rest of the batch (short chunks, stored as pieces in the
-    /// database) with the keys marked; returns the indexes of the chunk files that end in the batch, in order.
-    private func storeFiles(_ batch: inout PieceCutter.Batch, files: ChunkFileWriter?) async throws -> [Int] {
+    /// Appends the batch's pieces of chunks of at least one piece to their bodies (``ChunkBodyWriter``), completing
+    /// the bodies of the chunks that end, and leaves the rest of the batch (short chunks, stored as pieces in the
+    /// database) with the keys marked; returns the indexes of the chunk bodies that end in the batch, in order.
+    private func storeFiles(_ batch: inout PieceCutter.Batch, files: (any ChunkBodyWriter)?) async throws -> [Int] {
         guard let files else { return [] }
         let pieceSize = configuration.chunkSize
         // A chunk's first piece is full exactly when the chunk is at least one piece long.
@@ -182,9 +176,7 @@ struct VersionWriter<Dialect: ChunkedVersionDialect>: Sendable {
         for index in batch.keys.indices where batch.keys[index].length >= pieceSize { batch.keys[index].inFile = true }
         let ending = batch.keys.filter(\.inFile).map(\.chunkIndex)
         if !filePieces.isEmpty || !ending.isEmpty {
-            try await files.files.pool.runBlocking("store part of an upload") {
-                try files.store(filePieces, ending: ending)
-            }
+            try await files.store(filePieces, ending: ending)
         }
         return ending
     }

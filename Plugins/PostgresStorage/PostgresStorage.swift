@@ -43,12 +43,12 @@ public final class PostgresStorage: StorageBackend, RelocatingStorage {
     /// The advisory lock that serialises moves (cycle checks) across hosts.
     static let moveLockKey: Int64 = 0x574F_5049_4D4F_5645  // "WOPIMOVE"
 
-    private init(database: PostgresPool, configuration: Configuration) {
+    private init(database: PostgresPool, configuration: Configuration, chunkBodies: (any ChunkBodyStore)?) {
         self.database = database
         self.configuration = configuration
         self.versions = ChunkedVersionStore(
-            dialect: PostgresVersionDialect(database: database), configuration: configuration,
-            logger: database.logger)
+            dialect: PostgresVersionDialect(database: database, chunkBodies: chunkBodies),
+            configuration: configuration, logger: database.logger)
     }
 
     /// Opens the storage in `database`, installing or upgrading its tables (once, even when several hosts start
@@ -56,8 +56,18 @@ public final class PostgresStorage: StorageBackend, RelocatingStorage {
     public static func open(database: PostgresPool, configuration: Configuration = Configuration()) async throws
         -> PostgresStorage
     {
+        try await open(database: database, configuration: configuration, chunkBodies: nil)
+    }
+
+    /// Opens the storage in `database` with the chunks of at least one piece in the body store `makeBodies` makes
+    /// from the database's catalog (an object store), and the shorter ones as pieces in the database.
+    package static func open(
+        database: PostgresPool, configuration: Configuration = Configuration(),
+        chunkBodies makeBodies: ((ChunkBodyCatalog) -> any ChunkBodyStore)?
+    ) async throws -> PostgresStorage {
         try await database.install(schema)
-        return PostgresStorage(database: database, configuration: configuration)
+        let catalog = ChunkBodyCatalog(PostgresVersionDialect(database: database, chunkBodies: nil))
+        return PostgresStorage(database: database, configuration: configuration, chunkBodies: makeBodies?(catalog))
     }
 
     /// Runs `body` in one transaction with the SQL helpers.
@@ -65,9 +75,12 @@ public final class PostgresStorage: StorageBackend, RelocatingStorage {
         _ action: @autoclosure () -> String, _ body: @escaping @Sendable (PostgresStorageSQL) async throws -> T
     ) async throws -> T {
         let logger = logger
-        return try await database.transaction(action()) { connection in
-            try await body(PostgresStorageSQL(connection: connection, logger: logger))
+        let removed = RemovedChunkRows()
+        let value = try await database.transaction(action()) { connection in
+            try await body(PostgresStorageSQL(connection: connection, logger: logger, removed: removed))
         }
+        removed.committed(to: versions.dialect.chunkBodies)
+        return value
     }
 
     public func rootContainer(forUser user: String) async throws -> ContainerMetadata {

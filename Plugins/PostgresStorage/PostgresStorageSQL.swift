@@ -9,6 +9,8 @@ package import WOPIStorage
 package struct PostgresStorageSQL {
     let connection: PostgresConnection
     let logger: Logger
+    /// The rows of this transaction's statements that deleted chunks, whose bodies go after the commit.
+    var removed = RemovedChunkRows()
 
     /// The columns of an item: `items i` joined with its current version `v`, decoded by ``item(_:)``.
     package static let itemColumns = """
@@ -130,7 +132,7 @@ package struct PostgresStorageSQL {
 
     /// Runs statements of the chunked-version engine in this transaction and returns the rows of each.
     func run(_ statements: [SQLStatement]) async throws -> [[SQLRow]] {
-        try await PostgresVersionDialect.run(connection, logger: logger, statements)
+        try await PostgresVersionDialect.run(connection, logger: logger, statements, removed: removed)
     }
 
     private func binds(_ values: String...) -> PostgresBindings {

@@ -21,7 +21,8 @@ extension SQLiteStorage: GarbageCollectingStorage {
         let dialect = versions.dialect
         do {
             _ = try pool.write { db in try dialect.run(db, statements) }
-            try dialect.chunkFiles?.sweepAll()
+            // Chunk files are swept here; an object store at the first `collectGarbage()`.
+            try (dialect.chunkBodies as? ChunkFiles)?.sweepAll()
         } catch let failure as POSIXFailure {
             throw StorageError(failure, "Collecting the chunk files while opening the storage")
         } catch {

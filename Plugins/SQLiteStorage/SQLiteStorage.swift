@@ -48,14 +48,25 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
 
     /// Opens the storage in `database`, installing or upgrading its tables and collecting the garbage of
     /// writes that were interrupted by a crash.
-    public init(database: SQLiteDatabase, configuration: Configuration = Configuration()) throws {
+    public convenience init(database: SQLiteDatabase, configuration: Configuration = Configuration()) throws {
+        try self.init(database: database, configuration: configuration, chunkBodies: nil)
+    }
+
+    /// Opens the storage in `database` with the chunks of at least one piece in the body store `makeBodies` makes
+    /// from the database's catalog (an object store), or, when `nil`, in files beside the database.
+    package init(
+        database: SQLiteDatabase, configuration: Configuration = Configuration(),
+        chunkBodies makeBodies: ((ChunkBodyCatalog) -> any ChunkBodyStore)?
+    ) throws {
         self.database = database
         self.configuration = configuration
         self.logger = database.logger
         let pool = database.pool
-        let files = ChunkFiles(root: database.chunkFolder) { id in try Self.storedFiles(pool, of: id) }
+        let bodies =
+            makeBodies?(ChunkBodyCatalog(SQLiteVersionDialect(pool: pool, chunkBodies: nil)))
+            ?? ChunkFiles(root: database.chunkFolder) { id in try Self.storedFiles(pool, of: id) }
         self.versions = ChunkedVersionStore(
-            dialect: SQLiteVersionDialect(pool: pool, chunkFiles: files), configuration: configuration,
+            dialect: SQLiteVersionDialect(pool: pool, chunkBodies: bodies), configuration: configuration,
             logger: database.logger)
         try database.install(Self.schema)
         try collectGarbageNow()

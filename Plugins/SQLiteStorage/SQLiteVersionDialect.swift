@@ -6,10 +6,11 @@ import WOPIStorage
 
 /// The SQLite side of the chunked-version engine (`ChunkedVersionStore`): its statements run on the pool's
 /// connections through GRDB's async `read` and `write`, which run the work on GRDB's own dispatch queues, off the
-/// cooperative thread pool. Chunks of at least one piece are files beside the database (``chunkFiles``).
+/// cooperative thread pool. Chunks of at least one piece are bodies outside the database (``chunkBodies``): files
+/// beside it by default.
 struct SQLiteVersionDialect: ChunkedVersionDialect {
     let pool: DatabasePool
-    let chunkFiles: ChunkFiles?
+    let chunkBodies: (any ChunkBodyStore)?
 
     var explicitIdentity: String { "" }
 
@@ -63,8 +64,8 @@ struct SQLiteVersionDialect: ChunkedVersionDialect {
     /// expects; the files of the chunks it deletes (``SQLStatement/removesChunks``) go once the transaction commits.
     func run(_ db: Database, _ statement: SQLStatement) throws -> [SQLRow] {
         let rows = try Self.rows(db, statement)
-        if statement.removesChunks, let chunkFiles, !rows.isEmpty {
-            db.afterNextTransaction(onCommit: { _ in chunkFiles.removeFiles(of: rows) })
+        if statement.removesChunks, let chunkBodies, !rows.isEmpty {
+            db.afterNextTransaction(onCommit: { _ in chunkBodies.removeCommitted(rows) })
         }
         return rows
     }
