@@ -113,6 +113,7 @@ let package = Package(
         .library(name: "SQLiteServerStores", targets: ["SQLiteServerStores"]),
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
         .library(name: "PostgresServerStores", targets: ["PostgresServerStores"]),
+        .library(name: "S3ObjectStore", targets: ["S3ObjectStore"]),
         .library(name: "FUSEMount", targets: ["FUSEMount"]),
         .executable(name: "wopi-host", targets: ["wopi-host"]),
         .library(name: "WOPIClient", targets: ["WOPIClient"]),
@@ -278,7 +279,7 @@ let package = Package(
             name: "WOPIDeployment",
             dependencies: [
                 "WOPIModels", "WOPIStorage", "WOPIHTTPEdge", "WOPIServer", "WOPIAuthorizationServer",
-                "WOPIServerHummingbird", "FileSystemStorage", "ChunkedVersionStore",
+                "WOPIServerHummingbird", "FileSystemStorage", "ChunkedVersionStore", "S3ObjectStore", "S3ChunkBodies",
                 .hummingbird(), .hummingbird("HummingbirdCore"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .crypto,
@@ -440,6 +441,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "S3ChunkBodies",
+            dependencies: ["ChunkedVersionStore", "S3ObjectStore", "WOPIStorage", .logging, .nioCore],
+            path: "Plugins/S3ChunkBodies",
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "PostgresServerStores",
             dependencies: [
                 "PostgresStorage", "WOPIServer", "WOPIAuthorizationServer", "WOPIStorage", "WOPIModels",
@@ -492,6 +499,7 @@ let package = Package(
                 "WOPIServerHummingbird",
                 "WOPIDeployment",
                 "FileSystemStorage",
+                "S3ObjectStore",
                 .target(name: "FUSEMount", condition: .when(platforms: [.linux])),
                 .hummingbird(),
                 .argumentParser,
@@ -605,6 +613,16 @@ let package = Package(
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ],
             path: "Tests/S3ObjectStoreTests",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "S3ChunkBodiesTests",
+            dependencies: [
+                "S3ChunkBodies", "S3ObjectStore", "ChunkedVersionStore", "SQLiteStorage", "PostgresStorage",
+                "WOPIStorage", "WOPIStorageConformance", "WOPIClusterTestSupport", "WOPITestSupport", "WOPIDeployment",
+                "wopi-host", .grdb, .logging, .nioCore, .nioHTTP1, .asyncHTTPClient, .postgresNIO,
+            ],
+            path: "Tests/S3ChunkBodiesTests",
             swiftSettings: swiftSettings
         ),
         .testTarget(

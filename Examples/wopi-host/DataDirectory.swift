@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import S3ObjectStore
 import WOPIDeployment
 import WOPIServer
 import WOPIStorage
@@ -25,7 +26,8 @@ import WOPIStorage
 /// With `--database postgres://USER@HOST:PORT/DB` (see `DataDirectory+PostgreSQL.swift`), the files, versions,
 /// locks, users, shares, activities, OAuth records and the two signing keys live in that PostgreSQL database
 /// instead, shared by every host started with the same URL; the folder then keeps only `server.json` and the demo
-/// client's secret.
+/// client's secret. With `--object-store s3://BUCKET?endpoint=…`, the content of files (every chunk of 256 KiB or
+/// more) is in that bucket instead, beside `wopi.sqlite` or the `--database`.
 /// The folder and every folder in it are 0700, every file 0600, on creation and each time it is opened (see
 /// `DataDirectory+Privacy.swift`).
 struct DataDirectory {
@@ -78,6 +80,8 @@ struct DataDirectory {
 
     let url: URL
     let settings: Settings
+    /// The bucket of `--object-store`, which then holds the content of files.
+    var objectStore: S3ObjectStore.Configuration?
     #if PostgreSQL
         /// The PostgreSQL database of `--database`, which then holds every store and the signing keys.
         var database: PostgresPool?
@@ -112,13 +116,24 @@ struct DataDirectory {
     func stores() async throws -> DeploymentStores {
         #if PostgreSQL
             if let database {
-                var stores = try await DeploymentStores.postgres(database, versionRetention: versionRetention)
+                var stores =
+                    if let objectStore {
+                        try await DeploymentStores.postgres(
+                            database, versionRetention: versionRetention, objectStore: objectStore)
+                    } else {
+                        try await DeploymentStores.postgres(database, versionRetention: versionRetention)
+                    }
                 stores.templates = DeploymentStores.templates(in: url)
                 return stores
             }
         #endif
         switch settings.storage {
-        case .sqlite: return try DeploymentStores.sqlite(directory: url, versionRetention: versionRetention)
+        case .sqlite:
+            if let objectStore {
+                return try await DeploymentStores.sqlite(
+                    directory: url, versionRetention: versionRetention, objectStore: objectStore)
+            }
+            return try DeploymentStores.sqlite(directory: url, versionRetention: versionRetention)
         case .fs: return try DeploymentStores.fileSystem(directory: url, versionRetention: versionRetention)
         }
     }

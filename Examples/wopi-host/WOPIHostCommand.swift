@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import S3ObjectStore
 import WOPITelemetry
 
 /// `wopi-host`: an example WOPI host built from WOPIKit's modules. Copy it as a starting point.
@@ -51,10 +52,33 @@ struct DataOptions: ParsableArguments {
             valueName: "url"))
     var database: String?
 
+    @Option(
+        name: .customLong("object-store"),
+        help: ArgumentHelp(
+            "An S3 bucket for the content of files, beside the sqlite storage or the --database.",
+            discussion: """
+                s3://BUCKET?endpoint=http://HOST:PORT&region=REGION&addressing=path; the keys come from \
+                AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or credentials-file=PATH). Every process on the data \
+                (or the database) must use the same bucket.
+                """,
+            valueName: "url"))
+    var objectStore: String?
+
     /// The data directory, with its database pool when `--database` names one. A command that serves keeps the
     /// pool's connections open; the others (one statement or a few, then exit) open them as they need them.
     func open(serving: Bool = false) async throws -> DataDirectory {
         var directory = try DataDirectory(path: data, storage: storage)
+        if let objectStore {
+            guard directory.settings.storage == .sqlite || database != nil else {
+                throw ValidationFailure(
+                    "--object-store keeps the content of sqlite storage or of a --database; \(data) holds fs storage.")
+            }
+            do {
+                directory.objectStore = try S3ObjectStore.Configuration(url: objectStore)
+            } catch {
+                throw ValidationFailure("--object-store: \(error)")
+            }
+        }
         if let database {
             #if PostgreSQL
                 directory.database = try await DataDirectory.openDatabase(

@@ -1,6 +1,7 @@
 #if PostgreSQL
     import ChunkedVersionStore
     public import Crypto
+    public import S3ObjectStore
     import PostgresServerStores
     public import PostgresStorage
     import WOPIServer
@@ -13,8 +14,26 @@
         public static func postgres(_ database: PostgresPool, versionRetention: VersionRetention = .standard)
             async throws -> DeploymentStores
         {
+            try await postgres(database, versionRetention: versionRetention, content: nil)
+        }
+
+        /// As ``postgres(_:versionRetention:)``, with the content of files in the bucket of `objectStore` (created
+        /// when missing), which every host shares, and only their names, versions and chunk index in the database
+        /// (Docs/object-storage.md). `/readyz` includes the bucket.
+        public static func postgres(
+            _ database: PostgresPool, versionRetention: VersionRetention = .standard,
+            objectStore: S3ObjectStore.Configuration
+        ) async throws -> DeploymentStores {
+            let content = try await ObjectStoreContent.open(objectStore)
+            return try await postgres(database, versionRetention: versionRetention, content: content)
+        }
+
+        private static func postgres(
+            _ database: PostgresPool, versionRetention: VersionRetention, content: ObjectStoreContent?
+        ) async throws -> DeploymentStores {
             let storage = try await PostgresStorage.open(
-                database: database, configuration: PostgresStorage.Configuration(versionRetention: versionRetention))
+                database: database, configuration: PostgresStorage.Configuration(versionRetention: versionRetention),
+                chunkBodies: content?.bodies)
             var stores = DeploymentStores(
                 storage: storage, locks: try await PostgresLockStore.open(database: database),
                 users: try await PostgresUserDirectory.open(database: database),
@@ -24,7 +43,8 @@
                 throttle: try await PostgresSignInThrottleStore.open(database: database),
                 keys: PostgresSigningKeys(database: database),
                 services: { logger in [database, StorageGarbageCollector(storage: storage, logger: logger)] },
-                readiness: [.database(database)], audit: try await PostgresAuditLog.open(database: database))
+                readiness: [.database(database)] + (content.map { [$0.readiness] } ?? []),
+                audit: try await PostgresAuditLog.open(database: database))
             stores.contentStreams = try await PostgresContentStreamStore.open(database: database)
             stores.uploadSessions = try await PostgresUploadSessionStore.open(database: database)
             return stores

@@ -1,6 +1,7 @@
 #if SQLite
     import ChunkedVersionStore
     public import Foundation
+    public import S3ObjectStore
     import SQLiteServerStores
     public import SQLiteStorage
     import WOPIServer
@@ -14,9 +15,26 @@
         public static func sqlite(directory: URL, versionRetention: VersionRetention = .standard) throws
             -> DeploymentStores
         {
+            try sqlite(directory: directory, versionRetention: versionRetention, content: nil)
+        }
+
+        /// As ``sqlite(directory:versionRetention:)``, with the content of files in the bucket of `objectStore`
+        /// (created when missing) and only their names, versions and chunk index in `DIRECTORY/wopi.sqlite`
+        /// (Docs/object-storage.md). `/readyz` includes the bucket.
+        public static func sqlite(
+            directory: URL, versionRetention: VersionRetention = .standard, objectStore: S3ObjectStore.Configuration
+        ) async throws -> DeploymentStores {
+            let content = try await ObjectStoreContent.open(objectStore)
+            return try sqlite(directory: directory, versionRetention: versionRetention, content: content)
+        }
+
+        private static func sqlite(directory: URL, versionRetention: VersionRetention, content: ObjectStoreContent?)
+            throws -> DeploymentStores
+        {
             let database = try SQLiteDatabase(path: directory.appendingPathComponent("wopi.sqlite").path)
             let storage = try SQLiteStorage(
-                database: database, configuration: SQLiteStorage.Configuration(versionRetention: versionRetention))
+                database: database, configuration: SQLiteStorage.Configuration(versionRetention: versionRetention),
+                chunkBodies: content?.bodies)
             var stores = DeploymentStores(
                 storage: storage, locks: try SQLiteLockStore(database: database),
                 users: try SQLiteUserDirectory(database: database), shares: try SQLiteShareStore(database: database),
@@ -25,7 +43,7 @@
                 keys: DirectorySigningKeys(directory: directory.appendingPathComponent("secrets")),
                 templates: templates(in: directory),
                 services: { logger in [StorageGarbageCollector(storage: storage, logger: logger)] },
-                readiness: [.database(database), .writableFolder(directory)],
+                readiness: [.database(database), .writableFolder(directory)] + (content.map { [$0.readiness] } ?? []),
                 audit: FileAuditLog(url: directory.appendingPathComponent("audit.jsonl")))
             stores.contentStreams = try SQLiteContentStreamStore(database: database)
             stores.uploadSessions = try SQLiteUploadSessionStore(database: database)

@@ -50,6 +50,12 @@ package final class CephGateway: Sendable {
         self.secretAccessKey = secret
     }
 
+    /// The `--object-store` URL of `bucket` on this gateway, its keys read from the cluster's `s3.env`.
+    package func objectStoreURL(bucket: String) -> String {
+        "s3://\(bucket)?endpoint=\(endpoint.absoluteString)&region=\(region)&addressing=path"
+            + "&credentials-file=\(directory.appendingPathComponent("s3.env").path)"
+    }
+
     /// The variables of `s3.env`, for a child process (boto3, s3cmd, a host): `S3_ENDPOINT`, `S3_REGION`,
     /// `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`.
     package var environment: [String: String] {

@@ -14,13 +14,16 @@ package final class HostCluster: Sendable {
     package let bases: [String]
     /// The nginx balancer in front, when started with ``startBehindBalancer(_:)``.
     package let front: BalancerFront?
+    /// Where the commands of this cluster keep their stores: `--database` (and `--object-store`).
+    package let storeArguments: [String]
     /// The URL the hosts put in WOPISrc and OAuth URLs: the front's, or the first host's.
     package var publicURL: String { front?.url ?? bases[0] }
 
     private init(
         server: PostgresServer, databaseURL: String, folders: [TemporaryDirectory], hosts: [HostProcess],
-        bases: [String], front: BalancerFront?
+        bases: [String], front: BalancerFront?, storeArguments: [String]
     ) {
+        self.storeArguments = storeArguments
         self.server = server
         self.databaseURL = databaseURL
         self.folders = folders
@@ -30,24 +33,26 @@ package final class HostCluster: Sendable {
     }
 
     /// Starts `count` hosts on a new database of `server`, with `serve`'s `extraArguments`.
-    package static func start(_ count: Int, on server: PostgresServer? = nil, extraArguments: [String] = [])
-        async throws -> HostCluster
-    {
-        try await start(count, on: server, frontPort: nil, extraArguments: extraArguments)
+    package static func start(
+        _ count: Int, on server: PostgresServer? = nil, objectStore: String? = nil, extraArguments: [String] = []
+    ) async throws -> HostCluster {
+        try await start(count, on: server, frontPort: nil, objectStore: objectStore, extraArguments: extraArguments)
     }
 
     /// Starts `count` hosts on a new database of the shared server behind a ``BalancerFront`` (nginx,
     /// round-robin), every host with `--public-url` set to the front, so WOPISrc and OAuth URLs point there, and
     /// `serve`'s `extraArguments`.
     package static func startBehindBalancer(_ count: Int, extraArguments: [String] = []) async throws -> HostCluster {
-        try await start(count, on: nil, frontPort: try LoopbackPort.free(), extraArguments: extraArguments)
+        try await start(
+            count, on: nil, frontPort: try LoopbackPort.free(), objectStore: nil, extraArguments: extraArguments)
     }
 
     private static func start(
-        _ count: Int, on server: PostgresServer?, frontPort: Int?, extraArguments: [String] = []
+        _ count: Int, on server: PostgresServer?, frontPort: Int?, objectStore: String?, extraArguments: [String] = []
     ) async throws -> HostCluster {
         let server = if let server { server } else { try await PostgresServer.shared.value }
         let databaseURL = server.url(try await server.makeDatabase())
+        let storeArguments = ["--database", databaseURL] + (objectStore.map { ["--object-store", $0] } ?? [])
         let publicURL = frontPort.map { ["--public-url", "http://127.0.0.1:\($0)"] } ?? []
         var folders: [TemporaryDirectory] = []
         var hosts: [HostProcess] = []
@@ -57,8 +62,8 @@ package final class HostCluster: Sendable {
             let host = try HostProcess(
                 executable: HostProcess.executable,
                 arguments: ["serve"] + (index == 0 ? ["--demo"] : []) + [
-                    "--data", folder.url.path, "--database", databaseURL, "--port", "0", "--log-level", "warning",
-                ] + publicURL + extraArguments,
+                    "--data", folder.url.path, "--port", "0", "--log-level", "warning",
+                ] + storeArguments + publicURL + extraArguments,
                 dataDirectory: folder.url)
             folders.append(folder)
             hosts.append(host)
@@ -67,7 +72,8 @@ package final class HostCluster: Sendable {
         var front: BalancerFront?
         if let frontPort { front = try await BalancerFront.start(port: frontPort, hosts: bases) }
         return HostCluster(
-            server: server, databaseURL: databaseURL, folders: folders, hosts: hosts, bases: bases, front: front)
+            server: server, databaseURL: databaseURL, folders: folders, hosts: hosts, bases: bases, front: front,
+            storeArguments: storeArguments)
     }
 
     /// Stops every host still running and removes their folders.
@@ -85,9 +91,8 @@ package final class HostCluster: Sendable {
         defer { try? FileManager.default.removeItem(at: local) }
         _ = try await HostProcess.run(
             [
-                "import", "--data", folders[0].url.path, "--database", databaseURL, "--user", "demo", "--overwrite",
-                local.path, name,
-            ])
+                "import", "--data", folders[0].url.path, "--user", "demo", "--overwrite", local.path, name,
+            ] + storeArguments)
     }
 
     /// What `wopi-host token` mints for the demo user's file `name`: a WOPISrc on ``publicURL`` and an access
@@ -95,9 +100,8 @@ package final class HostCluster: Sendable {
     package func mint(for name: String) async throws -> MintedToken {
         let json = try await HostProcess.run(
             [
-                "token", "--data", folders[0].url.path, "--database", databaseURL, "--user", "demo", "--file", name,
-                "--public-url", publicURL,
-            ])
+                "token", "--data", folders[0].url.path, "--user", "demo", "--file", name, "--public-url", publicURL,
+            ] + storeArguments)
         return try JSONDecoder().decode(MintedToken.self, from: Data(json.utf8))
     }
 
