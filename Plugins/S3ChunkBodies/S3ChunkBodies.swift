@@ -96,11 +96,13 @@ package final class S3ChunkBodies: ChunkBodyStore {
         let keys = PieceKey.bodies(in: rows).map(objectKey)
         guard !keys.isEmpty else { return }
         let id = removalCount.wrappingAdd(1, ordering: .relaxed).oldValue
-        let task = Task { [self] in
-            await remove(keys, doing: "remove the bodies of deleted chunks")
-            _ = removals.withLock { $0.removeValue(forKey: id) }
+        // Registered under the lock before the task can end and unregister itself.
+        removals.withLock { removals in
+            removals[id] = Task { [self] in
+                await remove(keys, doing: "remove the bodies of deleted chunks")
+                _ = self.removals.withLock { $0.removeValue(forKey: id) }
+            }
         }
-        removals.withLock { $0[id] = task }
     }
 
     package func removeUnlisted(of versionID: Int64) async throws -> Int {
