@@ -4,24 +4,27 @@
 #   root), N `wopi-host serve --database …` processes, and nginx in front balancing round-robin with no stickiness.
 # It prints the front URL (last, as `listening on URL`, like wopi-host), then runs until Ctrl-C (or SIGTERM) and stops everything cleanly.
 #
-#   scripts/cluster.sh [--hosts N] [--front-port PORT] [--bin DIR] [--log-level LEVEL]
+#   scripts/cluster.sh [--hosts N] [--front-port PORT] [--bin DIR] [--log-level LEVEL] [--object-store URL]
 #     --hosts       how many wopi-host processes (default 3)
 #     --front-port  nginx's port on 127.0.0.1 (default 8080); every WOPISrc and OAuth URL points there
 #     --bin         where wopi-host is (default: `swift build --show-bin-path`; build it first)
 #     --log-level   the hosts' --log-level (default info; scripts/bench.py uses warning)
+#     --object-store  the hosts' --object-store (s3://BUCKET?endpoint=…): the content of files in that bucket
 # The first host starts with --demo (user demo, password demo); the others start once it is up.
 set -euo pipefail
 hosts=3
 front_port=8080
 bin=""
 log_level=info
+object_store=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --hosts) hosts="$2"; shift 2 ;;
     --front-port) front_port="$2"; shift 2 ;;
     --bin) bin="$2"; shift 2 ;;
     --log-level) log_level="$2"; shift 2 ;;
-    *) echo "usage: $0 [--hosts N] [--front-port PORT] [--bin DIR] [--log-level LEVEL]" >&2; exit 2 ;;
+    --object-store) object_store=(--object-store "$2"); shift 2 ;;
+    *) echo "usage: $0 [--hosts N] [--front-port PORT] [--bin DIR] [--log-level LEVEL] [--object-store URL]" >&2; exit 2 ;;
   esac
 done
 cd "$(dirname "$0")/.."
@@ -75,8 +78,8 @@ for index in $(seq 1 "$hosts"); do
   demo=()
   [ "$index" -eq 1 ] && demo=(--demo)
   mkdir -p "$work/host$index"
-  "$bin/wopi-host" serve "${demo[@]}" --data "$work/host$index" --database "$database" --port 0 \
-    --public-url "$front" --log-level "$log_level" >"$work/host$index.log" 2>&1 &
+  "$bin/wopi-host" serve "${demo[@]}" --data "$work/host$index" --database "$database" "${object_store[@]}" \
+    --port 0 --public-url "$front" --log-level "$log_level" >"$work/host$index.log" 2>&1 &
   pids+=($!)
   for _ in $(seq 1 600); do
     grep -q "^listening on " "$work/host$index.log" && break
