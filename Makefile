@@ -63,7 +63,8 @@ alerts:
 
 ## make bench: the benchmark suite on the release build (Docs/benchmarks.md): SQLite, fs and a 3-host PostgreSQL
 ## cluster (scripts/cluster.sh) side by side; prints the table and prepends it to Docs/benchmarks.md. About 15
-## minutes after the build. Then scripts/bench-versions.py: what a kept version costs (printed, not written).
+## minutes after the build. Then scripts/bench-versions.py: what a kept version costs, and scripts/bench-object-store.py:
+## 1 GiB through a host on S3 (Ceph) against boto3 direct (both printed, not written).
 bench: test-deps
 	$(SWIFT) build -c release --product wopi-host
 	$(SWIFT) build -c release --product wopikit-bench
@@ -71,6 +72,7 @@ bench: test-deps
 	$(SWIFT) build -c release --product wopi
 	scripts/bench.py --bin $$($(SWIFT) build -c release --show-bin-path)
 	scripts/bench-versions.py --bin $$($(SWIFT) build -c release --show-bin-path)
+	scripts/bench-object-store.py --bin $$($(SWIFT) build -c release --show-bin-path)
 
 ## make bench-smoke: every scenario of the suite for a second, on the debug build `make test` made, PostgreSQL
 ## included (fails when PostgreSQL 15 is missing): checks that the suite works, not its figures.
