@@ -61,15 +61,9 @@ package struct ChunkBodyCatalog: Sendable {
     /// The catalog of `dialect`'s database.
     package init<Dialect: ChunkedVersionDialect>(_ dialect: Dialect) {
         storedBodies = { id in
-            let rows = try await dialect.read("list the chunk bodies of version \(id)", ChunkSQL.storedBodies(of: id))
-            let indexes = rows.compactMap { $0.first?.integer }
-            return indexes.contains(-1) ? nil : Set(indexes)
+            ChunkSQL.storedBodies(
+                try await dialect.read("list the chunk bodies of version \(id)", ChunkSQL.storedBodies(of: id)))
         }
-    }
-
-    /// A catalog that answers with `storedBodies` (for tests).
-    package init(storedBodies: @escaping @Sendable (Int64) async throws -> Set<Int64>?) {
-        self.storedBodies = storedBodies
     }
 }
 

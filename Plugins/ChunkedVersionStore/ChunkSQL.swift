@@ -146,16 +146,10 @@ package enum ChunkSQL {
             columns: [.integer])
     }
 
-    /// Whether version `versionID` is being written: a row while it is.
-    package static func writing(_ versionID: Int64) -> SQLStatement {
-        SQLStatement(
-            "SELECT 1 FROM file_versions WHERE id = ? AND state = 'writing'", [.integer(versionID)],
-            columns: [.integer])
-    }
-
-    /// What ``ChunkBodyCatalog`` reads of version `versionID`, in one statement: `-1` while it is being written,
-    /// and the staging index of each of its chunks stored as a body that a `chunks` row names.
-    static func storedBodies(of versionID: Int64) -> SQLStatement {
+    /// What the database keeps of the chunk bodies of version `versionID`, in one statement (one snapshot): `-1`
+    /// while it is being written, and the staging index of each of its chunks stored as a body that a `chunks` row
+    /// names; ``storedBodies(_:)`` reads its rows.
+    package static func storedBodies(of versionID: Int64) -> SQLStatement {
         SQLStatement(
             """
             SELECT -1 FROM file_versions WHERE id = ? AND state = 'writing'
@@ -163,11 +157,11 @@ package enum ChunkSQL {
             """, [.integer(versionID), .integer(versionID)], columns: [.integer])
     }
 
-    /// The indexes of the chunks of version `versionID` stored as its files that a `chunks` row names.
-    package static func files(of versionID: Int64) -> SQLStatement {
-        SQLStatement(
-            "SELECT staged_index FROM chunks WHERE staged_version_id = ? AND in_file = 1", [.integer(versionID)],
-            columns: [.integer])
+    /// The rows of ``storedBodies(of:)``: `nil` while the version is being written, else the staging indexes of its
+    /// bodies that a row names (none when the version is gone).
+    package static func storedBodies(_ rows: [SQLRow]) -> Set<Int64>? {
+        let indexes = rows.compactMap { $0.first?.integer }
+        return indexes.contains(-1) ? nil : Set(indexes)
     }
 
     /// Up to `limit` chunks of a version that end after `offset`, in order: index, start, length, and where

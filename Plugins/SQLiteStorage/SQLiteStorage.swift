@@ -199,9 +199,7 @@ public final class SQLiteStorage: StorageBackend, RelocatingStorage {
     /// while it is being written, else the staging indexes of the chunk files a `chunks` row names.
     private static func storedFiles(_ pool: DatabasePool, of versionID: Int64) throws -> Set<Int64>? {
         try pool.read { db in
-            guard try SQLiteVersionDialect.rows(db, ChunkSQL.writing(versionID)).isEmpty else { return nil }
-            return Set(
-                try SQLiteVersionDialect.rows(db, ChunkSQL.files(of: versionID)).compactMap { $0.first?.integer })
+            ChunkSQL.storedBodies(try SQLiteVersionDialect.rows(db, ChunkSQL.storedBodies(of: versionID)))
         }
     }
 }
