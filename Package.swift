@@ -830,7 +830,7 @@ let package = Package(
             dependencies: [
                 "WOPITestSupport", "WOPIClusterTestSupport",
                 "wopi-host", "WOPIModels", "WOPIServer", "WOPIServerHummingbird", "WOPIStorage", "SQLiteStorage",
-                "WOPIChunking", "PostgresStorage", "PostgresServerStores",
+                "WOPIChunking", "PostgresStorage", "PostgresServerStores", "S3ObjectStore",
                 .hummingbird(),
                 .asyncHTTPClient,
                 .nioCore,

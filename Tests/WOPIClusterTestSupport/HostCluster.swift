@@ -41,10 +41,13 @@ package final class HostCluster: Sendable {
 
     /// Starts `count` hosts on a new database of the shared server behind a ``BalancerFront`` (nginx,
     /// round-robin), every host with `--public-url` set to the front, so WOPISrc and OAuth URLs point there, and
-    /// `serve`'s `extraArguments`.
-    package static func startBehindBalancer(_ count: Int, extraArguments: [String] = []) async throws -> HostCluster {
+    /// `serve`'s `extraArguments`, and the file content in `objectStore` (an `--object-store` URL) when given.
+    package static func startBehindBalancer(
+        _ count: Int, objectStore: String? = nil, extraArguments: [String] = []
+    ) async throws -> HostCluster {
         try await start(
-            count, on: nil, frontPort: try LoopbackPort.free(), objectStore: nil, extraArguments: extraArguments)
+            count, on: nil, frontPort: try LoopbackPort.free(), objectStore: objectStore,
+            extraArguments: extraArguments)
     }
 
     private static func start(

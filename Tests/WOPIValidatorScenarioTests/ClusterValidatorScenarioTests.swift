@@ -1,4 +1,5 @@
 import Foundation
+import S3ObjectStore
 import Testing
 import WOPIClusterTestSupport
 import WOPIModels
@@ -6,8 +7,9 @@ import WOPIModels
 /// The validator port (`OfficeNativeClient` run) through a balancer: nginx, round-robin without stickiness, in
 /// front of 3 `wopi-host serve` processes on one PostgreSQL database. Every group runs in order on one file through
 /// the front, so consecutive requests of a case (Lock, then PutFile with the lock, then GetFile) reach different
-/// hosts. It needs PostgreSQL and nginx, so `make test` runs it in the PostgreSQL process (`--filter`).
-@Suite("WOPI validator scenarios (port, OfficeNativeClient) through nginx over 3 hosts on PostgreSQL", .serialized)
+/// hosts. It needs PostgreSQL and nginx (and Ceph for the bucket's run), so `make test` runs it in a process of its
+/// own (`--filter`).
+@Suite("WOPI validator scenarios (port, OfficeNativeClient) through nginx over hosts on PostgreSQL", .serialized)
 struct ClusterValidatorScenarioTests {
     /// The groups of the unsigned run (the `ProofKeys` group needs a signing client: the signed run's).
     static let groups = ValidatorGroup.all.filter { $0.name != ValidatorGroup.proofKeys.name }
@@ -27,6 +29,32 @@ struct ClusterValidatorScenarioTests {
             // Round-robin: each host answers about a third of the requests.
             #expect(answered * 4 >= total, "host \(base) answered \(answered) of \(total): \(perHost)")
         }
+    }
+
+    /// Every group (`WopiCore` and the CSPP Plus ones: ecosystem, containers, sharing and file URLs, activities)
+    /// through the balancer over 2 hosts on one PostgreSQL database with the file content in one Ceph bucket
+    /// (`serve --database … --object-store s3://…`). The test file starts as 1 MiB, a chunk the bucket holds, so the
+    /// run's first reads come from the bucket, through either host.
+    @Test("every group passes through the balancer over 2 hosts on PostgreSQL and one Ceph bucket")
+    func allGroupsOnObjectStorage() async throws {
+        let gateway = try await CephGateway.shared.value
+        let bucket = "t-validator-\(UUID().uuidString.prefix(8).lowercased())"
+        let url = gateway.objectStoreURL(bucket: bucket)
+        let seed = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 11) }
+        let perHost = try await ValidatorTarget.withCluster(hosts: 2, objectStore: url, seed: seed) { target, cluster in
+            await ValidatorGroup.check(Self.groups, on: target, label: "2 hosts on PostgreSQL and a Ceph bucket")
+            return await cluster.front?.requestsPerHost() ?? [:]
+        }
+        let total = perHost.values.reduce(0, +)
+        print("[2 hosts on PostgreSQL and a Ceph bucket] \(total) requests, by host: \(perHost)")
+        #expect(perHost.count == 2 && perHost.values.allSatisfy { $0 * 3 >= total }, "by host: \(perHost)")
+        // The seed's version is kept in the file's history, so its chunk is still in the bucket.
+        let objects = try await S3ObjectStore.withObjectStore(configuration: try .init(url: url)) { store in
+            var sizes: [Int64] = []
+            for try await object in store.listAllObjects() { sizes.append(object.size) }
+            return sizes
+        }
+        #expect(objects.contains(1 << 20), "the seed's chunk in the bucket: \(objects)")
     }
 
     /// The coauth-lock groups through the balancer, `serve --coauthoring` on every host: consecutive requests of a
