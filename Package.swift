@@ -436,7 +436,9 @@ let package = Package(
         ),
         .target(
             name: "S3ObjectStore",
-            dependencies: ["WOPIModels", .asyncHTTPClient, .crypto, .logging, .metrics, .nioCore, .nioHTTP1, .tracing],
+            dependencies: [
+                "WOPIModels", .asyncHTTPClient, .crypto, .logging, .metrics, .nioCore, .nioHTTP1, .nioPosix, .tracing,
+            ],
             path: "Plugins/S3ObjectStore",
             swiftSettings: swiftSettings
         ),

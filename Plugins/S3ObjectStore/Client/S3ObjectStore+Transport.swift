@@ -4,6 +4,7 @@ import Logging
 import Metrics
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import Tracing
 
 extension S3ObjectStore {
@@ -54,7 +55,11 @@ extension S3ObjectStore {
                 if Task.isCancelled || error is CancellationError { throw CancellationError() }
                 let failure = transportFailure(error, request: request, attempts: attempt)
                 log(request, attempt: attempt, status: nil, elapsed: elapsed, failure: failure)
-                guard request.retry == .idempotent, attempt < policy.maxAttempts else { throw failure }
+                // A server that could not be reached is not tried again: the HTTP client already kept trying to
+                // connect for its whole connect timeout, and each new attempt would wait that long again.
+                guard request.retry == .idempotent, attempt < policy.maxAttempts, !Self.couldNotConnect(error) else {
+                    throw failure
+                }
                 try await retry(request, attempt: attempt, reason: "connection", retryAfter: nil, span: span)
                 continue
             }
@@ -139,6 +144,16 @@ extension S3ObjectStore {
         } else {
             logger.debug("S3 request", metadata: metadata)
         }
+    }
+
+    /// Whether `error` says no connection to the server could be made (refused, unreachable, or no answer within the
+    /// connect timeout), as opposed to a connection that broke or a request that timed out.
+    static func couldNotConnect(_ error: any Error) -> Bool {
+        if error is NIOConnectionError { return true }
+        if let client = error as? HTTPClientError { return client == .connectTimeout }
+        if let channel = error as? ChannelError, case .connectTimeout = channel { return true }
+        if let io = error as? IOError { return [ECONNREFUSED, EHOSTUNREACH, ENETUNREACH].contains(io.errnoCode) }
+        return false
     }
 
     /// `Retry-After` in seconds, when the server sent it.

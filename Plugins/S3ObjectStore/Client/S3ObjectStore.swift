@@ -40,13 +40,14 @@ public final class S3ObjectStore: Sendable {
 
     /// The HTTP client configuration a store that owns its client uses: redirects off (a redirect from S3 names
     /// another region, and a signed request cannot follow it), no response decompression (object bytes are returned
-    /// as stored), a 10 s connect timeout and a 60 s read timeout (a stalled transfer fails), TLS with the system's
-    /// trust roots.
+    /// as stored), a 3 s connect timeout (the client keeps trying to connect for that long, and a server it cannot
+    /// reach in that time fails the request at once, Docs/object-storage.md) and a 60 s read timeout (a stalled
+    /// transfer fails), TLS with the system's trust roots.
     public static var recommendedHTTPClientConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
         configuration.decompression = .disabled
-        configuration.timeout = .init(connect: .seconds(10), read: .seconds(60))
+        configuration.timeout = .init(connect: .seconds(3), read: .seconds(60))
         return configuration
     }
 

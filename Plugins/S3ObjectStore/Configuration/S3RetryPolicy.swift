@@ -2,10 +2,13 @@
 /// jitter (each wait is a random time up to `baseDelay × 2^(attempt − 1)`, capped at `maxDelay`), honouring a
 /// `Retry-After` header.
 ///
-/// Retried: a `5xx` answer, a `503 SlowDown` and a connection error, for idempotent requests only (reads, `PUT`s of a
-/// body held in memory, deletes, part uploads); a request that is not idempotent (creating or completing a multipart
-/// upload, a conditional `PUT`) is retried only on `503 SlowDown`, which S3 sends before doing anything; a request
-/// whose body is streamed is never retried, since its body cannot be sent twice.
+/// Retried: a `5xx` answer, a `503 SlowDown` and a connection that broke, for idempotent requests only (reads, `PUT`s
+/// of a body held in memory, deletes, part uploads); a request that is not idempotent (creating or completing a
+/// multipart upload, a conditional `PUT`) is retried only on `503 SlowDown`, which S3 sends before doing anything; a
+/// request whose body is streamed is never retried, since its body cannot be sent twice. A server that cannot be
+/// connected to is not retried: AsyncHTTPClient already keeps trying to connect for its connect timeout, so a dead
+/// endpoint fails a request in that time (3 s with ``S3ObjectStore/recommendedHTTPClientConfiguration``) rather than
+/// in every attempt's.
 ///
 /// Tests inject ``sleep`` (and ``random``) so that no test really waits.
 public struct S3RetryPolicy: Sendable {
