@@ -18,6 +18,9 @@
 #                                        after a bounded wait); exits 0 also when nothing runs. DIR stays (logs), the
 #                                        caller removes it.
 #   scripts/ceph-cluster.sh status DIR   exits 0 when the three daemons run and S3 answers, 1 otherwise.
+#   scripts/ceph-cluster.sh kill-gateway DIR    SIGKILLs the gateway alone (the tests of a gateway dying mid-request).
+#   scripts/ceph-cluster.sh start-gateway DIR   starts it again on the same port, waits until S3 answers and prints
+#                                               its pid.
 #
 # For example:  dir="$(mktemp -d)"; set -a; . "$(scripts/ceph-cluster.sh start "$dir/ceph")"; set +a
 #               ... aws/boto3/s3cmd against $S3_ENDPOINT (path-style, SigV4) ...
@@ -29,7 +32,7 @@ set -euo pipefail
 unset CEPH_ARGS CEPH_CONF
 umask 077
 
-usage() { echo "usage: $0 start|stop|status DIR" >&2; exit 2; }
+usage() { echo "usage: $0 start|stop|status|kill-gateway|start-gateway DIR" >&2; exit 2; }
 [ $# -eq 2 ] || usage
 command="$1"
 dir="$2"
@@ -126,6 +129,46 @@ EOF
 }
 
 ceph_cli() { timeout 30 ceph -c "$dir/ceph.conf" --connect-timeout 20 "$@"; }
+
+# Detached (own session, no terminal, output to DIR/log), foreground so the pid is theirs.
+launch() { # name program args...
+  local name="$1"
+  shift
+  # The daemon keeps no descriptor of the caller's beyond 0-2 (its output goes to the log): a caller that waits
+  # for the script's pipes to close (Foundation's Process) then sees the script end.
+  (
+    for fd in "/proc/$BASHPID/fd/"*; do
+      fd="${fd##*/}"
+      [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-"
+    done
+    exec setsid "$@" -f -c "$dir/ceph.conf" </dev/null >>"$dir/log/$name.out" 2>&1
+  ) &
+  echo $! >"$dir/run/$name.pid"
+}
+
+# The gateway alone, for the tests of a gateway that dies mid-request: SIGKILL (no clean shutdown), then a new one
+# on the same port and pools; the monitor and the OSD (and the objects they hold) stay.
+kill_gateway() {
+  local pid steps=100
+  pid="$(running_pid client.rgw.gw)" || die "the gateway of $dir is not running"
+  kill -KILL "$pid"
+  while [ "$steps" -gt 0 ] && running_pid client.rgw.gw >/dev/null; do sleep 0.1; steps=$((steps - 1)); done
+  running_pid client.rgw.gw >/dev/null && die "the gateway (pid $pid) survived SIGKILL"
+  rm -f "$dir/run/client.rgw.gw.pid"
+}
+
+start_gateway() {
+  local endpoint deadline=$((SECONDS + ${CEPH_CLUSTER_TIMEOUT:-60}))
+  running_pid client.rgw.gw >/dev/null && die "the gateway of $dir is already running"
+  endpoint="$(s3_endpoint)" || die "no gateway port in $dir/ceph.conf"
+  launch client.rgw.gw radosgw -n client.rgw.gw
+  until s3_answers "$endpoint"; do
+    alive client.rgw.gw || { step_log=""; log_tails; die "the gateway exited while starting"; }
+    [ "$SECONDS" -lt "$deadline" ] || die "the gateway did not answer at $endpoint in ${CEPH_CLUSTER_TIMEOUT:-60} s"
+    sleep 0.1
+  done
+  cat "$dir/run/client.rgw.gw.pid"
+}
 
 start() {
   local missing=() entry program package
@@ -231,21 +274,6 @@ EOF
     >"$dir/log/mon-mkfs.log" 2>&1 || { step_log=mon-mkfs.log; die "ceph-mon --mkfs failed"; }
   wait "$osd_mkfs" || { step_log=osd-mkfs.log; die "ceph-osd --mkfs failed"; }
 
-  # Detached (own session, no terminal, output to DIR/log), foreground so the pid is theirs.
-  launch() { # name program args...
-    local name="$1"
-    shift
-    # The daemon keeps no descriptor of the caller's beyond 0-2 (its output goes to the log): a caller that waits
-    # for the script's pipes to close (Foundation's Process) then sees the script end.
-    (
-      for fd in "/proc/$BASHPID/fd/"*; do
-        fd="${fd##*/}"
-        [ "$fd" -gt 2 ] 2>/dev/null && eval "exec $fd>&-"
-      done
-      exec setsid "$@" -f -c "$dir/ceph.conf" </dev/null >"$dir/log/$name.out" 2>&1
-    ) &
-    echo $! >"$dir/run/$name.pid"
-  }
   launch mon.a ceph-mon -i a
   ceph_cli osd new "$osd_uuid" 0 >>"$dir/log/setup.log" 2>&1 ||
     { step_log=setup.log; die "the monitor did not answer (ceph osd new)"; }
@@ -314,6 +342,11 @@ case "$command" in
     [ -d "$dir" ] || exit 0
     dir="$(cd "$dir" && pwd -P)"
     stop_all
+    ;;
+  kill-gateway | start-gateway)
+    [ -d "$dir" ] || die "$dir: no such folder"
+    dir="$(cd "$dir" && pwd -P)"
+    if [ "$command" = kill-gateway ]; then kill_gateway; else start_gateway; fi
     ;;
   status)
     [ -d "$dir" ] || { echo "$dir: no such folder"; exit 1; }

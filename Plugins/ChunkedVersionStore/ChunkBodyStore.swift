@@ -15,6 +15,10 @@ package protocol ChunkBodyStore: Sendable {
     /// Where the bodies are, for logs and errors: a folder, or `s3://bucket/prefix`.
     var location: String { get }
 
+    /// The most bytes of a body one read asks for: each read costs a round trip, so a store far away (a bucket)
+    /// reads more at a time than files on the host do. A reader holds about two reads' worth.
+    var readSize: Int64 { get }
+
     /// The writer of the bodies of version `versionID`, which one save uses for its whole body.
     func writer(for versionID: Int64) -> any ChunkBodyWriter
 

@@ -52,6 +52,9 @@ package final class ChunkFiles: ChunkBodyStore {
 
     package var location: String { root }
 
+    /// A statement's worth (``ChunkedStorageConfiguration/bytesPerStatement``): files on the host are read at once.
+    package var readSize: Int64 { ChunkedStorageConfiguration.bytesPerStatement }
+
     package func writer(for versionID: Int64) -> any ChunkBodyWriter {
         ChunkFileWriter(files: self, versionID: versionID)
     }

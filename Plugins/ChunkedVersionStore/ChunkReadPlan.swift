@@ -26,9 +26,9 @@ struct ChunkReference: Sendable {
     var pieceCount: Int64 { (length + pieceSize - 1) / pieceSize }
 }
 
-/// What one fetch of a reader reads: from `offset`, up to ``ChunkedStorageConfiguration/bytesPerStatement`` of one
-/// chunk file (``file``), or, in one statement, part of one chunk of pieces larger than that, or as many whole
-/// chunks of pieces as fit in it (at least one).
+/// What one fetch of a reader reads: from `offset`, up to ``ChunkBodyStore/readSize`` of one chunk body (``file``),
+/// or, in one statement, part of one chunk of pieces larger than ``ChunkedStorageConfiguration/bytesPerStatement``,
+/// or as many whole chunks of pieces as fit in it (at least one).
 struct ChunkReadPlan {
     struct Part {
         var chunk: ChunkReference
@@ -43,14 +43,15 @@ struct ChunkReadPlan {
     /// Where the fetched bytes end in the file.
     private(set) var end: Int64
 
-    /// The plan for reading from `offset` up to at most `limit`, over `window` (the next chunks, in order).
-    init(window: [ChunkReference], from offset: Int64, to limit: Int64) {
+    /// The plan for reading from `offset` up to at most `limit`, over `window` (the next chunks, in order), a chunk
+    /// body `bodyReadSize` bytes at most at a time (``ChunkBodyStore/readSize``).
+    init(window: [ChunkReference], from offset: Int64, to limit: Int64, bodyReadSize: Int64) {
         self.offset = offset
         self.end = offset
         let budget = ChunkedStorageConfiguration.bytesPerStatement
         var bytes: Int64 = 0
         if let chunk = window.first, chunk.inFile, chunk.start <= offset {
-            end = min(chunk.start + chunk.length, limit, offset + budget)
+            end = min(chunk.start + chunk.length, limit, offset + bodyReadSize)
             file = (chunk.stored, (offset - chunk.start)..<(end - chunk.start))
             return
         }

@@ -44,7 +44,7 @@ extension ChunkedVersionStore {
         } else {
             metadata.sha256 = nil
         }
-        return content(of: metadata, range: range, lease: try opening.lease(from: Array(rows[2...])))
+        return try await content(of: metadata, range: range, lease: try opening.lease(from: Array(rows[2...])))
     }
 
     /// Removes `version` of file `id`: retired at once, and deleted with the content only it holds unless a reader

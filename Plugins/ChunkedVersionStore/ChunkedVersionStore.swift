@@ -102,12 +102,16 @@ package struct ChunkedVersionStore<Dialect: ChunkedVersionDialect>: Sendable {
             ])
     }
 
-    /// The content of `file` in `range` (clamped to the file), read under `lease`.
-    package func content(of file: FileMetadata, range: Range<Int64>?, lease: VersionLease) -> FileContent {
+    /// The content of `file` in `range` (clamped to the file), read under `lease`; its first bytes are fetched before
+    /// it returns (``VersionReader/prime()``).
+    package func content(
+        of file: FileMetadata, range: Range<Int64>?, lease: VersionLease
+    ) async throws -> FileContent {
         let lower = min(max(range?.lowerBound ?? 0, 0), file.size)
         let upper = min(max(range?.upperBound ?? file.size, lower), file.size)
         let reader = VersionReader(
             dialect: dialect, configuration: configuration, logger: logger, lease: lease, range: lower..<upper)
+        try await reader.prime()
         let body = ByteStream(knownLength: upper - lower) {
             { try await reader.next() }
         }

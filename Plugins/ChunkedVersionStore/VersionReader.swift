@@ -95,6 +95,14 @@ final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
         return await takePending()
     }
 
+    /// Fetches the first bytes now, so that content that cannot be read (a bucket that does not answer) fails the
+    /// opening of the file, which becomes an error answer, rather than its body, which could only break the transfer
+    /// after a `200`.
+    func prime() async throws {
+        guard let first = try await next() else { return }
+        state.withLock { $0.pending.append(first) }
+    }
+
     /// Fetches about a statement's worth from `offset` on, in the version's layout; `nil` when its content is gone.
     private func fetch(from offset: Int64) async throws -> ([ByteBuffer], Int64)? {
         try await isChunked ? fetchChunks(from: offset) : fetchFixed(from: offset)
@@ -117,7 +125,9 @@ final class VersionReader<Dialect: ChunkedVersionDialect>: Sendable {
             window = rows.compactMap(ChunkReference.init)
             guard window.count == rows.count, !window.isEmpty else { return nil }
         }
-        let plan = ChunkReadPlan(window: window, from: offset, to: end)
+        let plan = ChunkReadPlan(
+            window: window, from: offset, to: end,
+            bodyReadSize: dialect.chunkBodies?.readSize ?? ChunkedStorageConfiguration.bytesPerStatement)
         let pieces: [ByteBuffer]
         if let (key, range) = plan.file {
             guard let files = dialect.chunkBodies, let bytes = try await files.read(key, range) else { return nil }

@@ -13,6 +13,6 @@ extension PostgresStorage {
             let opening = try versions.opening(file, now: now)
             return (file, try opening.lease(from: await sql.run(opening.statements)))
         }
-        return versions.content(of: file, range: range, lease: lease)
+        return try await versions.content(of: file, range: range, lease: lease)
     }
 }

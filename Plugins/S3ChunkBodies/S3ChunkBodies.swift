@@ -33,6 +33,9 @@ package final class S3ChunkBodies: ChunkBodyStore {
     package let partSize: Int
     /// How many parts of one body are uploaded at once.
     package let partsInFlight: Int
+    /// How many bytes one ranged GET reads at most (``ChunkBodyStore/readSize``). Default 8 MiB: a GET costs a round
+    /// trip and a signature, so 1 MiB GETs one after the other left the gateway idle half the time.
+    package let readSize: Int64
     let catalog: ChunkBodyCatalog
     let now: @Sendable () -> Date
     let logger: Logger
@@ -43,17 +46,20 @@ package final class S3ChunkBodies: ChunkBodyStore {
     /// Bodies in `store`'s bucket under `prefix`; `catalog` reads what the database keeps.
     package init(
         store: S3ObjectStore, prefix: String = "chunks/", catalog: ChunkBodyCatalog, gracePeriod: TimeInterval = 3600,
-        partSize: Int = 8 << 20, partsInFlight: Int = 4, now: @escaping @Sendable () -> Date = { Date() },
+        partSize: Int = 8 << 20, partsInFlight: Int = 4, readSize: Int64 = 8 << 20,
+        now: @escaping @Sendable () -> Date = { Date() },
         logger: Logger = Logger(label: "WOPIKit.S3ChunkBodies")
     ) {
         precondition(partSize >= 5 << 20, "S3 needs multipart parts of at least 5 MiB.")
         precondition(partsInFlight > 0, "At least one part is in flight.")
+        precondition(readSize > 0, "A read reads at least one byte.")
         self.store = store
         self.prefix = prefix.isEmpty || prefix.hasSuffix("/") ? prefix : prefix + "/"
         self.catalog = catalog
         self.gracePeriod = gracePeriod
         self.partSize = partSize
         self.partsInFlight = partsInFlight
+        self.readSize = readSize
         self.now = now
         self.logger = logger
     }

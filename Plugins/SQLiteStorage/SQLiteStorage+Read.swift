@@ -15,6 +15,6 @@ extension SQLiteStorage {
                 return (file, try opening.lease(from: versions.dialect.run(db, opening.statements)))
             }
         }
-        return versions.content(of: file, range: range, lease: lease)
+        return try await versions.content(of: file, range: range, lease: lease)
     }
 }

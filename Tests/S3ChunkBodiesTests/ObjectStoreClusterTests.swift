@@ -54,7 +54,7 @@ struct ObjectStoreClusterTests {
             headers: [("X-WOPI-Override", "LOCK"), ("X-WOPI-Lock", "L1")])
         try #require(lock.status == 200)
         let saved = ChunkBodyLayoutTests.bytes(20 << 20, seed: 2)
-        let put = try await putFile(cluster, target, host: 0, body: saved, holdAfter: nil)
+        let put = try await cluster.putFile(target, host: 0, body: HeldBody(saved, holdAfter: nil))
         #expect(put == 200)
         let reread = try await TestHTTP.send(
             .GET, cluster.url(target.path, token: target.token, host: 1, suffix: "/contents"))
@@ -69,8 +69,8 @@ struct ObjectStoreClusterTests {
 
         // A PutFile of 20 MiB whose body stops after 12 MiB, and whose host is killed once its write started.
         let held = Task {
-            try await putFile(
-                cluster, target, host: 0, body: ChunkBodyLayoutTests.bytes(20 << 20, seed: 3), holdAfter: 12 << 20)
+            try await cluster.putFile(
+                target, host: 0, body: HeldBody(ChunkBodyLayoutTests.bytes(20 << 20, seed: 3), holdAfter: 12 << 20))
         }
         let deadline = ContinuousClock.now + .seconds(60)
         while try await watcher.values(
@@ -103,32 +103,5 @@ struct ObjectStoreClusterTests {
         let final = try await TestHTTP.send(
             .GET, cluster.url(target.path, token: target.token, host: 1, suffix: "/contents"))
         #expect(final.bytes == saved)
-    }
-
-    /// Sends PutFile with `body` through host `host`, holding the rest of the body after `holdAfter` bytes until
-    /// the request fails; returns the status, or `nil` when the connection broke.
-    private func putFile(
-        _ cluster: HostCluster, _ target: (path: String, token: String), host: Int, body: [UInt8], holdAfter: Int?
-    ) async throws -> Int? {
-        let split = holdAfter ?? body.count
-        let stream = AsyncStream<ByteBuffer> { continuation in
-            for start in stride(from: 0, to: split, by: 1 << 20) {
-                continuation.yield(ByteBuffer(bytes: body[start..<min(start + (1 << 20), split)]))
-            }
-            if holdAfter == nil { continuation.finish() }
-        }
-        var request = HTTPClientRequest(
-            url: cluster.url(target.path, token: target.token, host: host, suffix: "/contents"))
-        request.method = .POST
-        request.headers.add(name: "X-WOPI-Override", value: "PUT")
-        request.headers.add(name: "X-WOPI-Lock", value: "L1")
-        request.body = .stream(stream, length: .known(Int64(body.count)))
-        do {
-            let response = try await TestHTTP.client.execute(request, timeout: .seconds(120))
-            _ = try await response.body.collect(upTo: 1 << 20)
-            return Int(response.status.code)
-        } catch {
-            return nil
-        }
     }
 }

@@ -86,15 +86,7 @@ package final class CephGateway: Sendable {
         // The watchdog stops the cluster and removes the folder after this process (not ChildProcesses.removeAtExit,
         // which would remove it before the daemons are stopped).
         try startWatchdog(cluster: cluster, root: root)
-        // Through a shell that closes every descriptor but 0-2 first: the daemons the script leaves running would
-        // otherwise inherit the one Foundation's Process watches, and the script would never seem to exit.
-        let started = try await ChildProcess.run(
-            URL(fileURLWithPath: "/bin/bash"),
-            [
-                "-c",
-                "for fd in /proc/$$/fd/*; do n=${fd##*/}; if [ \"$n\" -gt 2 ]; then eval \"exec $n>&-\" 2>/dev/null; fi; "
-                    + "done; exec \"$0\" \"$@\"", script.path, "start", cluster.path,
-            ], timeout: .seconds(240))
+        let started = try await runScript("start", cluster, timeout: .seconds(240))
         guard started.status == 0,
             let envPath = started.output.split(separator: "\n").last.map(String.init),
             let text = try? String(contentsOfFile: envPath, encoding: .utf8)
@@ -118,6 +110,49 @@ package final class CephGateway: Sendable {
             values[String(line[..<equals])] = String(line[line.index(after: equals)...])
         }
         return try CephGateway(directory: cluster, values: values)
+    }
+
+    /// Kills the gateway with SIGKILL (no clean shutdown): requests in flight break, and new ones are refused until
+    /// ``startGateway()``. The monitor and the OSD, and the objects they hold, stay.
+    package func killGateway() async throws {
+        try await runScript("kill-gateway")
+    }
+
+    /// Starts the gateway again on the same port, after ``killGateway()``, and waits until S3 answers.
+    package func startGateway() async throws {
+        let output = try await runScript("start-gateway")
+        if let pid = output.split(separator: "\n").last.flatMap({ Int32($0) }) { ChildProcesses.register(pid) }
+    }
+
+    /// Stops the cluster's daemons (the watchdog removes the folder when the process ends); for a test's own cluster.
+    package func stop() async {
+        _ = try? await runScript("stop")
+    }
+
+    @discardableResult
+    private func runScript(_ command: String) async throws -> String {
+        let result = try await Self.runScript(command, directory, timeout: .seconds(120))
+        guard result.status == 0 else {
+            throw HostProcessError(
+                "scripts/ceph-cluster.sh \(command) failed (\(result.status)); logs in \(directory.path)/log:\n"
+                    + result.output + result.error)
+        }
+        return result.output
+    }
+
+    /// Runs `scripts/ceph-cluster.sh COMMAND DIR` through a shell that closes every descriptor but 0-2 first: the
+    /// daemons the script leaves running would otherwise inherit the one Foundation's Process watches, and the script
+    /// would never seem to exit.
+    private static func runScript(
+        _ command: String, _ cluster: URL, timeout: Duration
+    ) async throws -> ChildProcess.Result {
+        try await ChildProcess.run(
+            URL(fileURLWithPath: "/bin/bash"),
+            [
+                "-c",
+                "for fd in /proc/$$/fd/*; do n=${fd##*/}; if [ \"$n\" -gt 2 ]; then eval \"exec $n>&-\" 2>/dev/null; fi; "
+                    + "done; exec \"$0\" \"$@\"", script.path, command, cluster.path,
+            ], timeout: timeout)
     }
 
     /// Stops the cluster with the script when this process is gone, however it ended (a crash or SIGKILL runs no
