@@ -1,8 +1,10 @@
 import ArgumentParser
 import WOPIDeployment
 import WOPIModels
+import WOPIServer
 
-/// `serve`'s co-authoring (CSPP Plus) options; without `--coauthoring` the host answers as a CSPP host.
+/// `serve`'s co-authoring (CSPP Plus) options; without `--coauthoring` the host answers as a CSPP host (and offers
+/// incremental transfer to WOPIKit's own client only, as `--incremental-transfer` says).
 struct CoauthoringOptions: ParsableArguments {
     @Flag(
         name: .long,
@@ -14,6 +16,18 @@ struct CoauthoringOptions: ParsableArguments {
     var collaborationServiceURL: String?
     @Option(name: .long, help: "FileGeoLocationCode: where files are stored, as agreed at onboarding.")
     var fileGeoLocationCode = ""
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "When WOPIKit's own client (wopi, the mount) gets incremental transfer without --coauthoring.",
+            discussion: "automatic: when the storage keeps chunks (sqlite, a --database; not fs); always; never."),
+        transform: { value in
+            guard let offer = IncrementalTransferConfiguration.Offer(rawValue: value) else {
+                throw ValidationError("--incremental-transfer takes automatic, always or never.")
+            }
+            return offer
+        })
+    var incrementalTransfer = IncrementalTransferConfiguration.Offer.automatic
 
     /// The deployment setting, or `nil` without `--coauthoring`.
     func setting(hasDiscovery: Bool) throws -> WOPIDeployment.Configuration.Coauthoring? {

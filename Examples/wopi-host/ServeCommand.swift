@@ -80,6 +80,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.urlSchemes = try parsedURLSchemes()
         configuration.pages = HostPageHTML()
         configuration.coauthoring = try coauthoring.setting(hasDiscovery: configuration.discovery != nil)
+        configuration.host.incrementalTransfer.offer = coauthoring.incrementalTransfer
         configuration.storageQuota = directory.storageQuota
 
         let deployment = try await WOPIDeployment(

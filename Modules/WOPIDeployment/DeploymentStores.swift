@@ -59,11 +59,12 @@ public struct DeploymentStores: Sendable {
     /// discovery when it has one).
     public var readiness: [ReadinessCheck]
     /// The files' alternate content streams, content properties and sequence numbers (CSPP Plus incremental file
-    /// transfer, used when co-authoring is configured): in the database for SQLite and PostgreSQL, in memory
-    /// otherwise.
+    /// transfer, used with co-authoring and for WOPIKit's client): in the database for SQLite and PostgreSQL, in
+    /// memory otherwise.
     public var contentStreams: any ContentStreamStore = InMemoryContentStreamStore()
-    /// The upload sessions of resumable file transfer (CSPP Plus, used when co-authoring is configured) and their
-    /// bytes: in the database for SQLite and PostgreSQL (any host continues a session), in this process otherwise.
+    /// The upload sessions of resumable file transfer (CSPP Plus, used with co-authoring and for WOPIKit's client)
+    /// and their bytes: in the database for SQLite and PostgreSQL (any host continues a session), in this process
+    /// otherwise.
     public var uploadSessions: any UploadSessionStore = InMemoryUploadSessionStore()
 
     /// The default policy: each user sees their own items, and what ``shares`` shares with them.

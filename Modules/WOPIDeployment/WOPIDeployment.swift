@@ -113,6 +113,9 @@ public final class WOPIDeployment: Sendable {
             hostConfiguration.fileURLs = FileURLs(tokenKey: tokenKey, lifetime: lifetime)
         }
         if let discovery { hostConfiguration.proofKeySource = hostConfiguration.proofKeySource ?? discovery }
+        // Incremental transfer for WOPIKit's client keeps its state where co-authoring would: in the stores.
+        hostConfiguration.incrementalTransfer.contentStreams = stores.contentStreams
+        hostConfiguration.incrementalTransfer.uploadSessions = stores.uploadSessions
         if let coauthoring = try Self.coauthoring(configuration.coauthoring, discovery: discovery) {
             guard hostConfiguration.coauthoring == nil else {
                 throw WOPIDeploymentError(

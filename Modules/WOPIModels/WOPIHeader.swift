@@ -122,6 +122,10 @@ public enum WOPIHeader {
     public static let serverError = "X-WOPI-ServerError"
     /// The host's endpoint, on responses.
     public static let hostEndpoint = "X-WOPI-HostEndpoint"
+    /// Sent by WOPIKit's own client on CheckFileInfo: asks a WOPIKit host that offers incremental transfer without
+    /// co-authoring to say so (`SupportsChunkedFileTransfer`). No other client sends it, so every other client
+    /// gets the host's answer without it (Docs/cspp-plus.md, "Incremental transfer for WOPIKit's client").
+    public static let wopiKitIncrementalTransfer = "X-WOPIKit-IncrementalTransfer"
 }
 
 /// The values of `X-WOPI-Override`.

@@ -99,10 +99,14 @@ public struct WOPIHostConfiguration: Sendable {
     /// `MetricsSystem`, which drops them unless the program bootstrapped a backend.
     public var metricsFactory: (any MetricsFactory)? = nil
 
-    /// Creates a configuration with the defaults.
     /// Co-authoring (CSPP Plus); `nil`, the default, answers exactly as a CSPP host (see
     /// ``CoauthoringConfiguration``).
     public var coauthoring: CoauthoringConfiguration? = nil
+    /// Incremental transfer for WOPIKit's own client without co-authoring (see
+    /// ``IncrementalTransferConfiguration``); by default offered when the storage keeps chunks. With
+    /// ``coauthoring`` set, co-authoring's stores serve every client and this one's are not used.
+    public var incrementalTransfer = IncrementalTransferConfiguration()
 
+    /// Creates a configuration with the defaults.
     public init() {}
 }

@@ -15,12 +15,13 @@ extension RealMountTests {
             let mount: Process
 
             /// Starts the stack; with `incremental` the host has co-authoring on, so CSPP Plus incremental transfer
-            /// (which the mount then uses); with a `proxy`, every client reaches the host through it.
+            /// (which the mount then uses), and without it the host offers no incremental transfer at all (whole
+            /// files); with a `proxy`, every client reaches the host through it.
             static func start(incremental: Bool = true, proxy: CountingProxy? = nil) async throws -> Stack {
                 let directory = try TemporaryDirectory()
                 let host = try HostProcess(
                     dataDirectory: directory.appending("data"),
-                    extraArguments: (incremental ? HostProcess.coauthoringArguments : [])
+                    extraArguments: (incremental ? HostProcess.coauthoringArguments : HostProcess.wholeFileArguments)
                         + (proxy.map { ["--public-url", $0.url] } ?? []))
                 var url = try await host.waitUntilListening()
                 if let proxy, let port = URLComponents(string: url)?.port {

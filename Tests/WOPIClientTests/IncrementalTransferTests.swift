@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOHTTP1
 import Testing
 import WOPIChunking
 import WOPIClient
@@ -8,16 +9,19 @@ import WOPIStorage
 import WOPITestSupport
 
 /// Incremental transfer through `WOPIClient.upload`/`download` and a ``ChunkCache`` against a live
-/// `wopi-host serve` (real sockets), with and without co-authoring (which advertises incremental transfer).
+/// `wopi-host serve` (real sockets): with co-authoring (which advertises incremental transfer to every client),
+/// without it (which offers it to WOPIKit's client alone, on storage that keeps chunks), and with it off.
 @Suite struct IncrementalTransferTests {
-    /// A served host, with `--coauthoring` when `plus`, and a file token for Welcome.docx.
+    /// A served host, with `--coauthoring` when `plus`, else with `extraArguments`, and a file token for
+    /// Welcome.docx.
     static func withHost(
-        plus: Bool, _ body: @Sendable (WOPIResource, TemporaryDirectory) async throws -> Void
+        plus: Bool, extraArguments: [String] = HostProcess.wholeFileArguments,
+        _ body: @Sendable (WOPIResource, TemporaryDirectory) async throws -> Void
     ) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let process = try HostProcess(
-            dataDirectory: directory.url, extraArguments: plus ? HostProcess.coauthoringArguments : [])
+            dataDirectory: directory.url, extraArguments: plus ? HostProcess.coauthoringArguments : extraArguments)
         _ = try await process.waitUntilListening()
         do {
             let token = try await HostProcess.token(data: directory.url, file: "Welcome.docx")
@@ -91,7 +95,39 @@ import WOPITestSupport
         }
     }
 
-    @Test("a host without incremental transfer gets GetFile/PutFile with the same result")
+    @Test("without co-authoring, a host on SQLite offers incremental transfer to WOPIKit's client alone")
+    func offeredToWOPIKitsClientWithoutCoauthoring() async throws {
+        try await Self.withHost(plus: false, extraArguments: []) { file, directory in
+            // Any other client gets the CheckFileInfo of a host without incremental transfer.
+            let token = try #require(file.accessToken?.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+            let url = file.endpoint.absoluteString + "?access_token=" + token
+            let plain = try await TestHTTP.send(.GET, url)
+            #expect(plain.status == 200 && !plain.text.contains("SupportsChunkedFileTransfer"), "\(plain.text)")
+            let asked = try await TestHTTP.send(.GET, url, headers: [("X-WOPIKit-IncrementalTransfer", "1")])
+            #expect(asked.text.contains(#""SupportsChunkedFileTransfer":true"#), "\(asked.text)")
+            #expect(!asked.text.contains("SupportsCoauth") && !asked.text.contains("SupportsResumableFileTransfer"))
+
+            try await withClient { client in
+                let local = directory.appending("local.docx").path
+                try await Self.writeZip(local, text: "<p>first</p>")
+                let lockID = "own-client-\(UUID())"
+                try await client.lock(file, lockID: lockID)
+                let cache = try Self.cache(in: directory, "own")
+                let first = try await client.upload(
+                    URL(fileURLWithPath: local), to: file, lock: .wopi(lockID), cache: cache)
+                #expect(first.incremental)
+                try await Self.writeZip(local, text: "<p>second, edited</p>")
+                let second = try await client.upload(
+                    URL(fileURLWithPath: local), to: file, lock: .wopi(lockID), cache: cache)
+                try await client.unlock(file, lockID: lockID)
+                #expect(second.incremental && second.wireBytes < second.fileBytes / 20, "\(second)")
+                let served = Data(try await client.getFile(file).body.collect(upTo: 1 << 26).readableBytesView)
+                #expect(served == FileManager.default.contents(atPath: local))
+            }
+        }
+    }
+
+    @Test("a host with incremental transfer off gets GetFile/PutFile with the same result")
     func fallbackWithoutCSPPPlus() async throws {
         try await Self.withHost(plus: false) { file, directory in
             try await withClient { client in

@@ -1,8 +1,10 @@
 import Foundation
+import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import Testing
 import WOPIChunking
+import WOPIHTTPEdge
 import WOPIModels
 import WOPIServer
 import WOPIStorage
@@ -112,6 +114,57 @@ struct ChunkedTransferTests {
             }
             let info = try await wopi.get(wopi.fileURL(file.id))
             #expect(!String(buffer: info.body).contains("SupportsChunkedFileTransfer"))
+        }
+    }
+
+    @Test("incremental transfer without co-authoring is advertised to the CheckFileInfo that asks for it alone")
+    func offeredToWOPIKitsClientWithoutCoauthoring() async throws {
+        let ask = ["X-WOPIKit-IncrementalTransfer": "1"]
+        for offer in IncrementalTransferConfiguration.Offer.allCases {
+            var configuration = WOPIHostConfiguration()
+            configuration.incrementalTransfer.offer = offer
+            try await TestHost.run(configuration: configuration) { wopi in
+                let file = try await wopi.seedFile("Plan.docx")
+                // InMemoryStorage keeps no chunks: `automatic` offers nothing on it.
+                let offered = offer == .always
+                let asked = await wopi.send(.get, file.id, "", ask).json
+                #expect((asked["SupportsChunkedFileTransfer"] as? Bool) == (offered ? true : nil), "\(offer)")
+                #expect(asked["SupportsCoauth"] == nil && asked["SupportsResumableFileTransfer"] == nil)
+                let plain = await wopi.send(.get, file.id).json
+                #expect(plain["SupportsChunkedFileTransfer"] == nil, "\(offer): a client that does not ask")
+                let sequence = await wopi.send(.post, file.id, "", ["X-WOPI-Override": "GET_SEQUENCE_NUMBER"])
+                #expect(sequence.status.code == (offered ? 200 : 501), "\(offer)")
+            }
+        }
+        // With co-authoring, every client is told already; the header changes nothing.
+        try await TestHost.run(configuration: WOPILockExtensionTests.coauthoring) { wopi in
+            let file = try await wopi.seedFile("Plan.docx")
+            let plain = await wopi.send(.get, file.id).json
+            #expect(plain["SupportsChunkedFileTransfer"] as? Bool == true)
+            let asked = await wopi.send(.get, file.id, "", ask).json
+            #expect(Set(asked.keys) == Set(plain.keys))
+        }
+    }
+
+    @Test("with incremental transfer always offered, a delta upload sends only the changed chunks")
+    func aDeltaUploadWithoutCoauthoring() async throws {
+        var configuration = WOPIHostConfiguration()
+        configuration.incrementalTransfer.offer = .always
+        try await TestHost.run(configuration: configuration) { wopi in
+            let file = try await wopi.seedFile("Book.xlsx", "")
+            let session = Session(wopi: wopi, file: file.id)
+            let lock = ["X-WOPI-Lock": "L1"]
+            #expect(
+                try await wopi.post(wopi.fileURL(file.id), ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "L1"]).status
+                    == 200)
+            let first = try await session.putChunkedFile(
+                ["MainContent": Self.zipV1], sequence: try await session.sequenceNumber(), headers: lock)
+            #expect(first.status == 200, "\(first.text)")
+            let second = try await session.putChunkedFile(
+                ["MainContent": Self.zipV2], known: ["MainContent": Self.zipV1],
+                sequence: try #require(first.header("X-WOPI-SequenceNumber")), headers: lock)
+            #expect(second.status == 200, "\(second.text)")
+            #expect(try await session.content() == Self.zipV2)
         }
     }
 

@@ -7,6 +7,9 @@ extension HostProcess {
         "--coauthoring", "--real-time-channel-url", "http://127.0.0.1:9/rtc",
         "--collaboration-service-url", "http://127.0.0.1:9/collab",
     ]
+    /// `wopi-host serve` arguments that turn incremental transfer off for WOPIKit's client too: GetFile and PutFile
+    /// only.
+    public static let wholeFileArguments = ["--incremental-transfer", "never"]
 }
 
 extension TestZip {

@@ -3,10 +3,14 @@ public import WOPIModels
 public import WOPIStorage
 
 extension WOPIClient {
-    /// CheckFileInfo (`GET …/files/{id}`).
+    /// CheckFileInfo (`GET …/files/{id}`), with `X-WOPIKit-IncrementalTransfer`: a WOPIKit host that offers this
+    /// client incremental transfer without co-authoring answers `SupportsChunkedFileTransfer`.
     public func checkFileInfo(_ file: WOPIResource) async throws -> CheckFileInfo {
         try requireKind(.file, file, "CheckFileInfo")
-        return try await json(CheckFileInfo.self, Call("CheckFileInfo", .get, file))
+        var call = Call("CheckFileInfo", .get, file)
+        // A WOPIKit host without co-authoring then says whether it offers incremental transfer to this client.
+        call.set(WOPIHeader.wopiKitIncrementalTransfer, "1")
+        return try await json(CheckFileInfo.self, call)
     }
 
     /// GetFile (`GET …/files/{id}/contents`): the content, streamed.

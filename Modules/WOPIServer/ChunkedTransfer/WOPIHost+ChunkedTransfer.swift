@@ -9,18 +9,18 @@ import WOPIStorage
 
 extension WOPIHost {
     /// The incremental-file-transfer operations (CSPP Plus; Docs/cspp-plus.md), with the file's content streams
-    /// and the upload sessions kept in the stores of `coauthoring`.
+    /// and the upload sessions kept in `stores`.
     func chunkedTransfer(
-        _ operation: WOPIOperation.ChunkedTransfer, file id: ItemID, in coauthoring: CoauthoringConfiguration,
+        _ operation: WOPIOperation.ChunkedTransfer, file id: ItemID, in stores: ChunkedTransferStores,
         request: WOPIRequest, context: RequestContext
     ) async throws -> WOPIResponse {
-        let streams = coauthoring.contentStreams
+        let streams = stores.contentStreams
         switch operation {
         case .getChunkedFile:
             return try await getChunkedFile(id, streams: streams, request: request)
         case .putChunkedFile:
             return try await putChunkedFile(
-                id, streams: streams, sessions: coauthoring.uploadSessions, request: request, context: context)
+                id, streams: streams, sessions: stores.uploadSessions, request: request, context: context)
         case .getChunks:
             return try await getChunks(id, streams: streams, request: request)
         case .getSequenceNumber:
@@ -28,10 +28,10 @@ extension WOPIHost {
             let record = try await currentContentRecord(of: id, version: file.version, in: streams)
             return Self.chunkedResponse(WOPIResponse(status: .ok), record: record, version: file.version)
         case .createUploadSession:
-            return try await createUploadSession(id, sessions: coauthoring.uploadSessions, context: context)
+            return try await createUploadSession(id, sessions: stores.uploadSessions, context: context)
         case .updateUploadSession:
             return try await updateUploadSession(
-                id, sessions: coauthoring.uploadSessions, request: request, context: context)
+                id, sessions: stores.uploadSessions, request: request, context: context)
         }
     }
 
@@ -148,13 +148,13 @@ extension WOPIHost {
         throw WOPIHTTPError(.serviceUnavailable, "The file's content streams change too fast; try again.")
     }
 
-    /// Forgets the content streams, content properties and sequence number of a deleted file (co-authoring only).
-    /// The file is gone already, so a failure is logged, not answered: the record is then left behind, harmless
-    /// (file IDs are never reused).
+    /// Forgets the content streams, content properties and sequence number of a deleted file (with incremental
+    /// transfer only). The file is gone already, so a failure is logged, not answered: the record is then left
+    /// behind, harmless (file IDs are never reused).
     func forgetContentStreams(of file: ItemID) async {
-        guard let coauthoring = configuration.coauthoring else { return }
+        guard let stores = chunkedTransferStores else { return }
         do {
-            try await coauthoring.contentStreams.removeRecord(of: file)
+            try await stores.contentStreams.removeRecord(of: file)
         } catch {
             logger.warning(
                 "The content streams of a deleted file could not be removed",

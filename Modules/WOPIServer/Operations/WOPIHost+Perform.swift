@@ -13,7 +13,9 @@ extension WOPIHost {
         switch operation {
         // MARK: Files
         case .checkFileInfo(let id):
-            return try .json(try await checkFileInfo(id, context: context))
+            var info = try await checkFileInfo(id, context: context)
+            offerIncrementalTransfer(&info, request: request)
+            return try .json(info)
         case .getFile(let id):
             return try await getFile(id, request: request, context: context)
         case .putFile(let id):
@@ -57,10 +59,8 @@ extension WOPIHost {
             }
             return try await getCoauthTable(id, request: request)
         case .chunkedTransfer(let id, let transfer):
-            guard let coauthoring = configuration.coauthoring else {
-                throw Self.unsupported("\(transfer.override) on files")
-            }
-            return try await chunkedTransfer(transfer, file: id, in: coauthoring, request: request, context: context)
+            guard let stores = chunkedTransferStores else { throw Self.unsupported("\(transfer.override) on files") }
+            return try await chunkedTransfer(transfer, file: id, in: stores, request: request, context: context)
         case .getFileEcosystem, .getContainerEcosystem:
             return try .json(URLResponse(url: context.withToken(context.ecosystemSrc, for: .ecosystem, signer: tokens)))
 

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import WOPITestSupport
+
+/// `wopi put` and `wopi get` against `wopi-host serve` without `--coauthoring`, on its default SQLite storage:
+/// incremental transfer is offered to WOPIKit's own client alone, so an edit of one part of a document moves only
+/// that part. Measured at the socket: the client reaches the host through a ``CountingProxy``.
+@Suite struct OwnClientIncrementalCLITests {
+    @Test("wopi put of a one-part edit to a 10 MiB .docx against serve without --coauthoring sends at most 5%")
+    func onePartEditWithoutCoauthoring() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let proxy = try await CountingProxy.start()
+        let host = try HostProcess(
+            dataDirectory: directory.appending("data"), extraArguments: ["--public-url", proxy.url])
+        do {
+            try await Self.editOnePart(host: host, proxy: proxy, directory: directory)
+        } catch {
+            await host.stop()
+            await proxy.stop()
+            throw error
+        }
+        await host.stop()
+        await proxy.stop()
+    }
+
+    static func editOnePart(host: HostProcess, proxy: CountingProxy, directory: TemporaryDirectory) async throws {
+        let url = try await host.waitUntilListening()
+        proxy.forward(to: try #require(URLComponents(string: url)?.port))
+        let browser = directory.appending("browser.sh")
+        try ScriptedBrowser.signingIn(user: "demo", password: "demo", at: browser)
+        let environment = [
+            "XDG_CONFIG_HOME": directory.appending("config").path,
+            "XDG_CACHE_HOME": directory.appending("cache").path, "BROWSER": ScriptedBrowser.command(browser),
+        ]
+        func wopi(_ arguments: [String], cache: String = "cache") async throws -> WopiProcess.Result {
+            try await WopiProcess.run(
+                arguments,
+                environment: environment.merging(["XDG_CACHE_HOME": directory.appending(cache).path]) {
+                    $1
+                })
+        }
+        try #require(try await wopi(["login", proxy.url + "/wopibootstrapper"]).status == 0)
+
+        let original = directory.appending("original.docx")
+        let edited = directory.appending("edited.docx")
+        try TestZip.write(original.path, text: "<p>first</p>", media: 10)
+        try TestZip.write(edited.path, text: "<p>first, edited</p>", media: 10)
+        let size = Int64(try Data(contentsOf: edited).count)
+        let created = try await wopi(["put", original.path, "Report.docx"])
+        try #require(created.status == 0, "\(created.error)")
+
+        let before = proxy.counts
+        let put = try await wopi(["put", edited.path, "Report.docx"])
+        let used = proxy.counts.since(before)
+        try #require(put.status == 0, "\(put.error)")
+        print("OwnClientIncrementalCLITests: put of a one-part edit to \(size) bytes: sent \(used.sent)")
+        #expect(used.sent <= size / 20, "sent \(used.sent) bytes of \(size)")
+        #expect(!put.output.contains("whole file") && !put.error.contains("whole file"), "\(put.output)")
+
+        // Another client (a cache of its own) reads the host's bytes: the edit, whole.
+        let fetched = directory.appending("fetched.docx")
+        try #require(try await wopi(["get", "Report.docx", fetched.path], cache: "other").status == 0)
+        #expect(try Data(contentsOf: fetched) == Data(contentsOf: edited))
+    }
+}
