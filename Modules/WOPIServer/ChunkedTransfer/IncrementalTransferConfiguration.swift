@@ -14,7 +14,7 @@ import WOPIStorage
 public struct IncrementalTransferConfiguration: Sendable {
     /// When the host offers incremental transfer to WOPIKit's client.
     public enum Offer: String, Sendable, CaseIterable {
-        /// When the storage keeps its files as chunks (``ChunkedContentStorage``: SQLite, PostgreSQL, object
+        /// When the storage keeps its files as chunks (`ChunkedContentStorage`: SQLite, PostgreSQL, object
         /// storage), so that answering costs no read of the whole file; the default.
         case automatic
         /// On every storage: on one that does not keep chunks, the host cuts a file into chunks by reading it
