@@ -8,40 +8,14 @@ import WOPITestSupport
 @Suite struct OwnClientIncrementalCLITests {
     @Test("wopi put of a one-part edit to a 10 MiB .docx against serve without --coauthoring sends at most 5%")
     func onePartEditWithoutCoauthoring() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let proxy = try await CountingProxy.start()
-        let host = try HostProcess(
-            dataDirectory: directory.appending("data"), extraArguments: ["--public-url", proxy.url])
-        do {
-            try await Self.editOnePart(host: host, proxy: proxy, directory: directory)
-        } catch {
-            await host.stop()
-            await proxy.stop()
-            throw error
-        }
-        await host.stop()
-        await proxy.stop()
+        try await ProxiedCLIHost.with { stack in try await Self.editOnePart(stack) }
     }
 
-    static func editOnePart(host: HostProcess, proxy: CountingProxy, directory: TemporaryDirectory) async throws {
-        let url = try await host.waitUntilListening()
-        proxy.forward(to: try #require(URLComponents(string: url)?.port))
-        let browser = directory.appending("browser.sh")
-        try ScriptedBrowser.signingIn(user: "demo", password: "demo", at: browser)
-        let environment = [
-            "XDG_CONFIG_HOME": directory.appending("config").path,
-            "XDG_CACHE_HOME": directory.appending("cache").path, "BROWSER": ScriptedBrowser.command(browser),
-        ]
+    static func editOnePart(_ stack: ProxiedCLIHost) async throws {
+        let (directory, proxy) = (stack.directory, stack.proxy)
         func wopi(_ arguments: [String], cache: String = "cache") async throws -> WopiProcess.Result {
-            try await WopiProcess.run(
-                arguments,
-                environment: environment.merging(["XDG_CACHE_HOME": directory.appending(cache).path]) {
-                    $1
-                })
+            try await stack.wopi(arguments, cache: cache)
         }
-        try #require(try await wopi(["login", proxy.url + "/wopibootstrapper"]).status == 0)
-
         let original = directory.appending("original.docx")
         let edited = directory.appending("edited.docx")
         try TestZip.write(original.path, text: "<p>first</p>", media: 10)

@@ -11,37 +11,16 @@ import WOPITestSupport
 @Suite struct UploadKillTests {
     @Test("a client killed mid-upload leaves the host's file whole and its chunk cache consistent; a rerun succeeds")
     func killedMidUpload() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let proxy = try await CountingProxy.start()
-        let host = try HostProcess(
-            dataDirectory: directory.appending("data"),
-            extraArguments: HostProcess.coauthoringArguments + ["--public-url", proxy.url])
-        do {
-            try await Self.killAndRerun(host: host, proxy: proxy, directory: directory)
-        } catch {
-            await host.stop()
-            await proxy.stop()
-            throw error
+        try await ProxiedCLIHost.with(extraArguments: HostProcess.coauthoringArguments) { stack in
+            try await Self.killAndRerun(stack)
         }
-        await host.stop()
-        await proxy.stop()
     }
 
-    static func killAndRerun(host: HostProcess, proxy: CountingProxy, directory: TemporaryDirectory) async throws {
-        let url = try await host.waitUntilListening()
-        proxy.forward(to: try #require(URLComponents(string: url)?.port))
-        let browser = directory.appending("browser.sh")
-        try ScriptedBrowser.signingIn(user: "demo", password: "demo", at: browser)
-        let environment = [
-            "XDG_CONFIG_HOME": directory.appending("config").path,
-            "XDG_CACHE_HOME": directory.appending("cache").path, "BROWSER": ScriptedBrowser.command(browser),
-        ]
+    static func killAndRerun(_ stack: ProxiedCLIHost) async throws {
+        let (directory, proxy, environment) = (stack.directory, stack.proxy, stack.environment)
         func wopi(_ arguments: String...) async throws -> WopiProcess.Result {
-            try await WopiProcess.run(arguments, environment: environment)
+            try await stack.wopi(arguments)
         }
-        let login = try await wopi("login", proxy.url + "/wopibootstrapper")
-        try #require(login.status == 0, "\(login.error)")
 
         let old = directory.appending("old.pptx")
         let new = directory.appending("new.pptx")
@@ -73,9 +52,7 @@ import WOPITestSupport
 
         // The host serves the whole old version (read by a client with a cache of its own).
         let served = directory.appending("served.pptx")
-        let get = try await WopiProcess.run(
-            ["get", "Deck.pptx", served.path],
-            environment: environment.merging(["XDG_CACHE_HOME": directory.appending("other").path]) { $1 })
+        let get = try await stack.wopi(["get", "Deck.pptx", served.path], cache: "other")
         try #require(get.status == 0, "\(get.error)")
         #expect(try Data(contentsOf: served) == Data(contentsOf: old))
 
