@@ -54,25 +54,33 @@ import WOPITestSupport
         try ChunkCache(directory: directory.url.appendingPathComponent("cache-\(name)"))
     }
 
+    /// Writes a zip at `local` and uploads it under the WOPI lock `lockID` with `cache`, changes its small entry and
+    /// uploads it again, then unlocks; both uploads must be incremental. Returns both uploads' figures.
+    static func uploadAnEdit(
+        _ client: WOPIClient, to file: WOPIResource, from local: String, cache: ChunkCache, lockID: String
+    ) async throws -> (first: TransferFigures, second: TransferFigures) {
+        try await writeZip(local, text: "<p>first</p>")
+        try await client.lock(file, lockID: lockID)
+        let first = try await client.upload(URL(fileURLWithPath: local), to: file, lock: .wopi(lockID), cache: cache)
+        try await writeZip(local, text: "<p>second, edited</p>")
+        let second = try await client.upload(URL(fileURLWithPath: local), to: file, lock: .wopi(lockID), cache: cache)
+        try await client.unlock(file, lockID: lockID)
+        #expect(first.incremental && second.incremental, "\(first), \(second)")
+        return (first, second)
+    }
+
     @Test("an edit sends and fetches only the changed chunks; the host's bytes are the local file's")
     func smallEditCrossesTheWireAlone() async throws {
         try await Self.withHost(plus: true) { file, directory in
             try await withClient { client in
-                let local = directory.appending("local.docx").path
-                try await Self.writeZip(local, text: "<p>first</p>")
-                let lockID = "incremental-\(UUID())"
-                try await client.lock(file, lockID: lockID)
-                let mine = try Self.cache(in: directory, "mine")
-                let first = try await client.upload(
-                    URL(fileURLWithPath: local), to: file, lock: .wopi(lockID), cache: mine)
-                #expect(first.incremental)
+                let (local, mine, lockID) = (
+                    directory.appending("local.docx").path, try Self.cache(in: directory, "mine"),
+                    "incremental-\(UUID())"
+                )
+                let (first, second) = try await Self.uploadAnEdit(
+                    client, to: file, from: local, cache: mine, lockID: lockID)
                 #expect(first.wireBytes > first.fileBytes, "the first upload sends every chunk")
-                try await Self.writeZip(local, text: "<p>second, edited</p>")
-                let second = try await client.upload(
-                    URL(fileURLWithPath: local), to: file, lock: .wopi(lockID), cache: mine)
-                #expect(second.incremental)
                 #expect(second.wireBytes < second.fileBytes / 20, "\(second)")
-                try await client.unlock(file, lockID: lockID)
 
                 // A second client downloads everything once, then only what changed.
                 let theirs = try Self.cache(in: directory, "theirs")
@@ -109,18 +117,10 @@ import WOPITestSupport
 
             try await withClient { client in
                 let local = directory.appending("local.docx").path
-                try await Self.writeZip(local, text: "<p>first</p>")
-                let lockID = "own-client-\(UUID())"
-                try await client.lock(file, lockID: lockID)
-                let cache = try Self.cache(in: directory, "own")
-                let first = try await client.upload(
-                    URL(fileURLWithPath: local), to: file, lock: .wopi(lockID), cache: cache)
-                #expect(first.incremental)
-                try await Self.writeZip(local, text: "<p>second, edited</p>")
-                let second = try await client.upload(
-                    URL(fileURLWithPath: local), to: file, lock: .wopi(lockID), cache: cache)
-                try await client.unlock(file, lockID: lockID)
-                #expect(second.incremental && second.wireBytes < second.fileBytes / 20, "\(second)")
+                let (_, second) = try await Self.uploadAnEdit(
+                    client, to: file, from: local, cache: try Self.cache(in: directory, "own"),
+                    lockID: "own-client-\(UUID())")
+                #expect(second.wireBytes < second.fileBytes / 20, "\(second)")
                 let served = Data(try await client.getFile(file).body.collect(upTo: 1 << 26).readableBytesView)
                 #expect(served == FileManager.default.contents(atPath: local))
             }
