@@ -73,10 +73,9 @@ import WOPITestSupport
     func smallEditCrossesTheWireAlone() async throws {
         try await Self.withHost(plus: true) { file, directory in
             try await withClient { client in
-                let (local, mine, lockID) = (
-                    directory.appending("local.docx").path, try Self.cache(in: directory, "mine"),
-                    "incremental-\(UUID())"
-                )
+                let local = directory.appending("local.docx").path
+                let mine = try Self.cache(in: directory, "mine")
+                let lockID = "incremental-\(UUID())"
                 let (first, second) = try await Self.uploadAnEdit(
                     client, to: file, from: local, cache: mine, lockID: lockID)
                 #expect(first.wireBytes > first.fileBytes, "the first upload sends every chunk")
