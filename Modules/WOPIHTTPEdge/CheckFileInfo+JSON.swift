@@ -119,6 +119,7 @@ extension CheckFileInfo {
         object.member("UserCanAttend", userCanAttend)
         object.member("UserCanNotWriteRelative", userCanNotWriteRelative)
         object.member("UserCanOnlyComment", userCanOnlyComment)
+        object.member("UserCanOnlyManageRedlines", userCanOnlyManageRedlines)
         object.member("UserCanPresent", userCanPresent)
         object.member("UserCanRename", userCanRename)
         object.member("UserCanReview", userCanReview)

@@ -120,6 +120,7 @@ extension CheckFileInfo {
         case userCanReview = "UserCanReview"
         case supportsReviewing = "SupportsReviewing"
         case userCanOnlyComment = "UserCanOnlyComment"
+        case userCanOnlyManageRedlines = "UserCanOnlyManageRedlines"
         case userExtraInfo = "UserExtraInfo"
         case userPrivateInfo = "UserPrivateInfo"
         case isAdminUser = "IsAdminUser"

@@ -277,12 +277,15 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
     public var disableCopy: Bool?  // DisableCopy
     /// `WatermarkText` (Collabora Online): a text drawn over every page, for example the user's e-mail address.
     public var watermarkText: String?  // WatermarkText
-    /// `UserCanReview` (ONLYOFFICE): the user may edit only in review (track changes) mode.
+    /// `UserCanReview` (ONLYOFFICE): the user may review (track changes); with `UserCanWrite` they still edit.
     public var userCanReview: Bool?  // UserCanReview
     /// `SupportsReviewing` (ONLYOFFICE): the host supports review mode for the file.
     public var supportsReviewing: Bool?  // SupportsReviewing
     /// `UserCanOnlyComment` (Collabora Online, ONLYOFFICE): the user may comment but not change the content.
     public var userCanOnlyComment: Bool?  // UserCanOnlyComment
+    /// `UserCanOnlyManageRedlines` (Collabora Online): the user may see tracked changes and accept, reject or comment
+    /// on them, but not change the content otherwise.
+    public var userCanOnlyManageRedlines: Bool?  // UserCanOnlyManageRedlines
     /// `UserExtraInfo` (Collabora Online): what other editors see of the user, such as `avatar` (an image URL) and
     /// `mail`.
     public var userExtraInfo: [String: String]?  // UserExtraInfo
