@@ -9,12 +9,12 @@ import WOPIStorage
 /// what it does not know.
 ///
 /// - Everyone: `UserExtraInfo` (`mail`, and an `avatar` drawn from the initials, so co-editors tell each other
-///   apart), `IsAdminUser` (the users of `--admin`), `IsUserLocked: false`, ONLYOFFICE's `SupportsReviewing`, and
-///   `UserCanReview` for those who may edit.
+///   apart), `IsAdminUser` (the users of `--admin`) and `IsUserLocked: false`.
 /// - The owner: `EnableOwnerTermination` (end the session for everyone) and `EnableShare` (the share command, which
 ///   posts `UI_Share` to the host page).
-/// - A user who may only view someone else's file gets a "secure view": a watermark with their name, no print, no
-///   export or download, copy only within the document (`DisableCopy`, `CopyPasteRestrictions`).
+///
+/// What the user's role sends (write, comment and review modes, a secure view's watermark) is the host's own
+/// (Docs/policies-and-sharing.md): a decorator adds to it.
 struct EditorDecorator: InfoDecorator {
     /// The IDs or sign-in names of the users who administer the host.
     let admins: Set<String>
@@ -32,15 +32,6 @@ struct EditorDecorator: InfoDecorator {
         info.isUserLocked = false
         info.enableOwnerTermination = access.isOwner
         info.enableShare = access.isOwner
-        info.supportsReviewing = true
-        info.userCanReview = access.canWrite
-        let secureView = !access.canWrite && !access.isOwner
-        info.watermarkText = secureView ? "\(user.displayName) · \(user.signInName)" : nil
-        info.disablePrint = secureView
-        info.disableExport = secureView
-        info.hideExportOption = secureView
-        info.disableCopy = secureView
-        info.copyPasteRestrictions = secureView ? "CurrentDocumentOnly" : nil
     }
 
     /// A round SVG badge with up to two initials of `name`, as a `data:` URL (no avatar store needed).

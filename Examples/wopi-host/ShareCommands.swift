@@ -4,18 +4,35 @@ import WOPIDeployment
 import WOPIServer
 import WOPIStorage
 
-/// `wopi-host share --user OWNER PATH --with GRANTEE [--view]`: shares a file or folder.
+/// `wopi-host share --user OWNER PATH --with GRANTEE [--role ROLE | --view]`: shares a file or folder.
 struct ShareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "share",
-        abstract: "Share a file or folder of --user with another user (edit, or view with --view).",
-        discussion: "A shared folder covers everything below it. Sharing again changes the permission.")
+        abstract: "Share a file or folder of --user with another user, as editor or in the role --role names.",
+        discussion: """
+            A shared folder covers everything below it. Sharing again changes the role. A commenter, reviewer or \
+            secure viewer is kept to the role by the editor, so they get it only where serve checks the editor's \
+            proof keys (--discovery-url or --discovery-file); elsewhere they read, or for a secure viewer, see \
+            nothing of the content outside the editor.
+            """)
 
     @OptionGroup var data: DataOptions
     @Option(name: .long, help: "The owner of the item.") var user: String
     @Argument(help: "The item's path below the owner's root, e.g. Projects or Projects/Plan.docx.") var path: String
     @Option(name: .long, help: "The user to share with.") var with: String
-    @Flag(name: .long, help: "Share read-only.") var view = false
+    @Option(name: .long, help: "viewer, secure-viewer, commenter, reviewer or editor (the default).")
+    var role: String?
+    @Flag(name: .long, help: "Share read-only: --role viewer.") var view = false
+
+    func validate() throws {
+        if view, role != nil { throw ValidationError("Give --role or --view, not both.") }
+        if let role, (Permission(named: role)).map({ $0 > .none }) != true {
+            throw ValidationError("--role must be viewer, secure-viewer, commenter, reviewer or editor, not \(role).")
+        }
+    }
+
+    /// The role given, `edit` by default.
+    private var permission: Permission { view ? .view : role.flatMap(Permission.init(named:)) ?? .edit }
 
     func run() async throws {
         let directory = try await data.open()
@@ -23,7 +40,6 @@ struct ShareCommand: AsyncParsableCommand {
         let item = try await OwnedItem.shareable(path, of: user, in: stores, directory)
         guard try await stores.users.user(with) != nil else { throw ValidationFailure("No user \(with).") }
         guard with != user else { throw ValidationFailure("\(user) owns \(path) already.") }
-        let permission: Permission = view ? .view : .edit
         try await stores.shares.grant(
             Share(itemID: item.id, granteeID: with, permission: permission, grantedBy: user, grantedAt: Date()))
         try await stores.audit?.record(

@@ -153,9 +153,11 @@ extension WOPIHost {
 
     /// Verifies the token and that it covers `resource` (or `tokenFor`, the resource the request named, when that
     /// stands for `resource`: a ``VersionView``), and asks the policy what the user may do with `resource`: 401 for
-    /// a bad token, 404 for another resource or an item the user may not see.
+    /// a bad token, 404 for another resource or an item the user may not see. `signed`: the request's proof was
+    /// verified, so the access is the editor's (``ItemAccess/isVerifiedEditor``).
     func authorize(
-        _ request: WOPIRequest, for resource: AccessToken.Resource, tokenFor: AccessToken.Resource? = nil
+        _ request: WOPIRequest, for resource: AccessToken.Resource, tokenFor: AccessToken.Resource? = nil,
+        signed: Bool = false
     ) async throws -> RequestContext {
         let token = try await authorizedToken(request)
         guard token.resource == tokenFor ?? resource else {
@@ -173,6 +175,7 @@ extension WOPIHost {
             (user, found, access) = try await authorizedItem(id, userID: token.userID)
             access = access.limited(to: token.permission)
             guard access.permission > .none else { throw WOPIHTTPError.notFound("No item has this ID.") }
+            if signed { access.isVerifiedEditor = true }
             item = found
         case .ecosystem:
             user = try await tokenUser(token.userID)

@@ -154,7 +154,7 @@ public final class WOPIHost: Sendable {
             try await verifyProof(request, logger: logger)
             if let view = versionView(of: operation) { return try await perform(operation, on: view, request: request) }
             guard let resource = operation.resource else { throw WOPIHTTPError.notFound("No item has this ID.") }
-            let context = try await authorize(request, for: resource)
+            let context = try await authorize(request, for: resource, signed: checksProofs)
             if let acknowledged = try admit(operation, context: context) { return acknowledged }
             do {
                 let response = try await performing(operation, request: request, user: context.user) {

@@ -6,12 +6,13 @@ extension WOPIOperation {
     var requirement: ItemAction {
         switch self {
         case .putFile, .lock, .unlockAndRelock, .refreshLock, .unlock, .changeCoauthLock: .write
-        case .chunkedTransfer(_, let transfer): transfer.isChange ? .write : .see
+        case .chunkedTransfer(_, let transfer): transfer.isChange ? .write : .read
+        case .getFile: .read
         case .putRelativeFile, .createChildContainer, .createChildFile: .createChildren
         case .renameFile, .renameContainer: .rename
         case .deleteFile, .deleteContainer: .delete
         case .getFileShareURL, .getContainerShareURL: .share
-        case .checkFileInfo, .getFile, .getLock, .putUserInfo, .addActivities, .getTemplate, .enumerateFileAncestors,
+        case .checkFileInfo, .getLock, .putUserInfo, .addActivities, .getTemplate, .enumerateFileAncestors,
             .getCoauthTable, .getFileEcosystem, .checkContainerInfo, .enumerateChildren, .enumerateContainerAncestors,
             .getContainerEcosystem, .checkEcosystem, .getRootContainer, .getFileWopiSrc, .unsupported, .bootstrap,
             .unknownItem, .getFromFileURL:

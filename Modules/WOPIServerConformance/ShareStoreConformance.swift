@@ -5,7 +5,7 @@ import WOPIStorage
 public import WOPIStorageConformance
 
 /// The conformance kit for ``WOPIServer/ShareStore`` and ``WOPIServer/ActivityLog``: grants read back field for
-/// field in both directions, a second grant replaces the first, revocation, what a second opener sees, and
+/// field in both directions, a second grant replaces the first, every role, revocation, what a second opener sees, and
 /// concurrent grants from two openers.
 ///
 /// Every case uses user and item IDs that start with a random tag, so the cases also run against a store that
@@ -16,6 +16,7 @@ public enum ShareStoreConformance {
         [
             .init("a grant reads back field for field, by grantee and by grantor", roundTrip),
             .init("granting the same item to the same grantee again replaces the grant", replace),
+            .init("every role above none reads back as granted", roles),
             .init("revoke removes one grant, says whether there was one, and leaves the others", revoke),
             .init("a second opener of the same store sees every change at once", secondOpener),
             .init("16 concurrent grants from two openers all land", concurrentGrants),
@@ -55,6 +56,22 @@ public enum ShareStoreConformance {
         share.grantedAt = date.addingTimeInterval(60)
         try await store.grant(share)
         try Check.expectEqual(try await store.shares(withGrantee: "\(tag)bob"), [share], "one grant, the second")
+    }
+
+    static func roles(_ open: @escaping ConformanceCase<any ShareStore>.Opener) async throws {
+        let store = try await open()
+        let tag = tag()
+        let roles = Permission.allCases.filter { $0 > .none }
+        var granted: [Share] = []
+        for (index, role) in roles.enumerated() {
+            let share = Share(
+                itemID: item(tag, index), granteeID: "\(tag)bob", permission: role, grantedBy: "\(tag)ana",
+                grantedAt: date)
+            try await store.grant(share)
+            granted.append(share)
+        }
+        let read = try await store.shares(withGrantee: "\(tag)bob").sorted { $0.itemID.rawValue < $1.itemID.rawValue }
+        try Check.expectEqual(read.map(\.permission), granted.map(\.permission), "each role as granted")
     }
 
     static func revoke(_ open: @escaping ConformanceCase<any ShareStore>.Opener) async throws {

@@ -65,6 +65,26 @@ import WOPITestSupport
             _ = try await HostProcess.token(data: directory.url, user: "dave", file: "Shared with me/Budget.xlsx")
         }
 
+        // Roles: Dave comments. Without the editor's proof keys (no discovery) his token only reads.
+        #expect(
+            try await wopiHost(["share", "--user", "alice", "Budget.xlsx", "--with", "dave", "--role", "commenter"])
+                .contains("(comment)"))
+        #expect(
+            try await wopiHost(["shares", "--user", "dave"]).contains("Shared with me/Budget.xlsx  by alice  comment"))
+        let daveToken = try await HostProcess.token(
+            data: directory.url, user: "dave", file: "Shared with me/Budget.xlsx")
+        let daveInfo = try await HTTP.get("\(daveToken.wopiSrc)?access_token=\(daveToken.accessToken)").json()
+        #expect(daveInfo["UserCanWrite"] as? Bool == false && daveInfo["UserCanOnlyComment"] == nil)
+        let davePut = try await HTTP.post(
+            "\(daveToken.wopiSrc)/contents?access_token=\(daveToken.accessToken)", ["X-WOPI-Override": "PUT"],
+            body: "dave's")
+        #expect(davePut.status == 401, "a commenter's PutFile is refused outside the editor")
+        for bad in [["--role", "owner"], ["--role", "viewer", "--view"]] {
+            await #expect(throws: (any Error).self, "\(bad)") {
+                _ = try await wopiHost(["share", "--user", "alice", "Budget.xlsx", "--with", "dave"] + bad)
+            }
+        }
+
         // The owner gets a share link through the running host.
         let link = try await HTTP.post(
             "\(alice.wopiSrc)?access_token=\(alice.accessToken)",

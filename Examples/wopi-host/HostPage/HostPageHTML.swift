@@ -195,7 +195,7 @@ struct HostPageHTML: HostPageRenderer {
               case 'UI_FileVersions':
                 if (cfg.versionsURL && versionStates && cfg.session) { showVersions(); }
                 else if (cfg.versionsURL) { window.location.assign(cfg.versionsURL); }
-                else { notice('This host keeps only the current version. Download it:', cfg.downloadURL); }
+                else if (cfg.downloadURL) { notice('This host keeps only the current version. Download it:', cfg.downloadURL); }
                 break;
               case 'App_VersionRestore':
                 if (values.Status === 'Pre_Restore_Ack' && pendingRestore) { restore(pendingRestore); }

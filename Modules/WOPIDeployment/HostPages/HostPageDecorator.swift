@@ -21,7 +21,7 @@ public struct HostPageDecorator: InfoDecorator {
         info.hostViewURL = pages.open(file.id, action: "view")
         info.hostEditURL = access.canWrite ? pages.open(file.id, action: "edit") : nil
         info.closeURL = pages.files(in: file.parentID)
-        info.downloadURL = pages.download(file.id)
+        info.downloadURL = access.permission >= .view ? pages.download(file.id) : nil  // not a secure viewer
         if keepsVersions { info.fileVersionURL = pages.versions(file.id) }
         info.fileSharingURL = pages.open(file.id, action: "view")
         info.postMessageOrigin = base

@@ -107,8 +107,8 @@ public struct EditorFramePage: Sendable, Equatable {
     public var editURL: String?
     /// The page the client's Share goes to.
     public var shareURL: String
-    /// The file's download.
-    public var downloadURL: String
+    /// The file's download, `nil` for a secure viewer (who sees the file only in the client).
+    public var downloadURL: String?
     /// The file's versions view, `nil` when the storage keeps no versions (the page then says so on the client's
     /// `UI_FileVersions`). `versionsURL?format=json` lists them as JSON, for a panel of the page.
     public var versionsURL: String?

@@ -209,7 +209,7 @@ public struct HostPages: HTTPEndpoints {
                     links.append(
                         .init(title: action == "view" ? "View" : "Edit", url: pages.open(file.id, action: action)))
                 }
-                links.append(.init(title: "Download", url: pages.download(file.id)))
+                if entry.access.canRead { links.append(.init(title: "Download", url: pages.download(file.id))) }
                 if keepsVersions { links.append(.init(title: "Versions", url: pages.versions(file.id))) }
                 rows.append(.init(name: name, links: links))
             }
@@ -264,7 +264,8 @@ public struct HostPages: HTTPEndpoints {
 
     private func open(_ id: ItemID, action: String, user: WOPIUser, pages: HostPageURLs) async throws -> WOPIResponse {
         guard let discovery else { return noClient(pages.download(id)) }
-        guard case (.file(let file), let access) = try await host.item(id, visibleTo: user) else { return notFound }
+        guard case (.file(let file), let found) = try await host.item(id, visibleTo: user) else { return notFound }
+        let access = host.accessInEditor(found)
         let edits = action != "view" && access.canWrite
         let names = !edits ? ["view"] : action == "editnew" ? ["editnew", "edit"] : ["edit"]
         var match: DiscoveryActionMatch?
@@ -273,10 +274,11 @@ public struct HostPages: HTTPEndpoints {
             do { match = try await discovery.action(name, fileName: file.name) } catch { lastError = error }
         }
         guard let match else { throw lastError ?? DiscoveryError(.noAction, "No action for \(file.name).") }
-        // The action chooses view or edit; the token carries what the user may do, so the client can offer
-        // "Edit" (UserCanWrite, HostEditUrl, UI_Edit) while viewing.
-        let permission: Permission = access.canWrite ? .edit : .view
-        guard let (actionURL, token, expiresAt) = await client(match, opening: id, as: permission, for: user, pages)
+        // The action chooses view or edit; the token carries the user's role, so the client can offer
+        // "Edit" (UserCanWrite, HostEditUrl, UI_Edit) while viewing, and a link's role stays the link's.
+        guard
+            let (actionURL, token, expiresAt) = await client(
+                match, opening: id, as: access.permission, for: user, pages)
         else { return unusableHost }
         let clientOrigin = Self.origin(of: actionURL)
         var closeURL = pages.files(in: file.parentID)
@@ -293,7 +295,8 @@ public struct HostPages: HTTPEndpoints {
             accessTokenTTL: EpochMilliseconds.from(expiresAt), favIconURL: match.app.favIconURL,
             clientOrigin: clientOrigin, closeURL: closeURL,
             editURL: access.canWrite ? pages.open(id, action: "edit") : nil, shareURL: pages.open(id, action: "view"),
-            downloadURL: pages.download(id), versionsURL: keepsVersions ? pages.versions(id) : nil,
+            downloadURL: found.canRead ? pages.download(id) : nil,
+            versionsURL: keepsVersions ? pages.versions(id) : nil,
             editingSession: session)
         return framed(page)
     }
@@ -380,7 +383,7 @@ public struct HostPages: HTTPEndpoints {
         case .file(let file):
             return discovery == nil
                 ? Self.redirect(pages.files(in: nil))
-                : Self.redirect(pages.open(file.id, action: access.canWrite ? "edit" : "view"))
+                : Self.redirect(pages.open(file.id, action: host.accessInEditor(access).canWrite ? "edit" : "view"))
         }
     }
 

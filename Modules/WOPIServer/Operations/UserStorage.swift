@@ -69,7 +69,7 @@ public struct UserStorage: StorageBackend {
 
     public func readFile(_ id: ItemID, range: Range<Int64>?) async throws -> FileContent {
         try await throughTheDoor {
-            _ = try await host.item(id, visibleTo: user)
+            _ = try await host.item(id, readableBy: user)
             return try await host.storage.readFile(id, range: range)
         }
     }

@@ -20,10 +20,9 @@ extension WOPIHost {
         info.userInfo = context.user.userInfo
         info.isEduUser = configuration.isEduUser
         info.licenseCheckForEditIsEnabled = configuration.licenseCheckForEditIsEnabled
-        info.userCanWrite = context.access.canWrite
+        info.describeRole(of: context.access, user: context.user)
         info.userCanRename = context.access.canRename
         info.userCanNotWriteRelative = !context.access.canCreateChildren
-        info.readOnly = !context.access.canWrite
         info.supportsLocks = true
         info.supportsGetLock = true
         info.supportsExtendedLockLength = true
@@ -41,7 +40,7 @@ extension WOPIHost {
         info.fileNameMaxLength = configuration.fileNameRules.limit
         info.lastModifiedTime = WOPIJSON.timestamp(file.lastModified)
         info.sha256 = file.sha256?.base64EncodedString()
-        info.fileURL = fileURL(for: file.id, context: context)
+        info.fileURL = context.access.canRead ? fileURL(for: file.id, context: context) : nil
         info.templateSource = try await templateSource(for: file, context: context)
         try await decorate(file: file, &info, user: context.user, access: context.access)
         await describeCoauthoring(&info, file: file, context: context)

@@ -58,9 +58,10 @@ extension WOPIHost {
 
     /// The content of file `id`, for `user` to read (a download).
     ///
-    /// - Throws: ``StorageError/Code/notFound`` when there is no such file or the user may not see it.
+    /// - Throws: ``StorageError/Code/notFound`` when there is no such file or the user may not see it; `401` when
+    ///   they may see it but not read it (a secure viewer).
     public func readFile(_ id: ItemID, for user: WOPIUser) async throws -> FileContent {
-        guard case .file = try await item(id, visibleTo: user).item else { throw StorageError.notFound(id) }
+        guard case .file = try await item(id, readableBy: user).item else { throw StorageError.notFound(id) }
         return try await storage.readFile(id)
     }
 

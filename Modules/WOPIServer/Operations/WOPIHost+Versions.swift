@@ -20,11 +20,12 @@ extension WOPIHost {
         return try await versionedStorage.versions(of: id)
     }
 
-    /// The content of `version` of file `id` in `range`, for `user`, who must be able to see the file.
+    /// The content of `version` of file `id` in `range`, for `user`, who must be able to read the file
+    /// (``ItemAction/read``).
     public func readVersion(_ version: String, of id: ItemID, range: Range<Int64>? = nil, for user: WOPIUser)
         async throws -> FileContent
     {
-        guard case .file = try await item(id, visibleTo: user).item else { throw StorageError.notFound(id) }
+        guard case .file = try await item(id, readableBy: user).item else { throw StorageError.notFound(id) }
         return try await versionedStorage.readVersion(version, of: id, range: range)
     }
 

@@ -1,9 +1,11 @@
 /// What a request does with an item, as far as permission goes: the list every entry point's check is written in
 /// (``WOPIOperation/requirement``, ``ContentChange/action``, ``WOPIHost/authorize(_:on:by:)``).
 public enum ItemAction: Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// See it: its metadata, its content, its listing, its locks.
+    /// See it: its metadata, its listing, its locks.
     case see
-    /// Change its content, or lock it for a change.
+    /// Read its content (GetFile, a download): everyone who sees it but a secure viewer outside the editor.
+    case read
+    /// Change its content, or lock it for a change (a commenter or reviewer only through the editor).
     case write
     /// Rename it.
     case rename
@@ -18,6 +20,7 @@ public enum ItemAction: Sendable, Hashable, CaseIterable, CustomStringConvertibl
     public var description: String {
         switch self {
         case .see: "seeing the item"
+        case .read: "reading the content (a secure viewer sees it only in the editor)"
         case .write: "changing the item"
         case .rename: "renaming the item"
         case .delete: "deleting the item"
@@ -32,6 +35,7 @@ extension ItemAccess {
     public func allows(_ action: ItemAction) -> Bool {
         switch action {
         case .see: permission > .none
+        case .read: canRead
         case .write: canWrite
         case .rename: effective.canRename
         case .delete: effective.canDelete

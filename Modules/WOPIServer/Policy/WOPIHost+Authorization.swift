@@ -54,6 +54,15 @@ extension WOPIHost {
         return (item, try await authorize(.see, on: item, by: user))
     }
 
+    /// The item `id` and what `user` may do with it, when they may read its content (``ItemAction/read``).
+    ///
+    /// - Throws: ``StorageError/Code/notFound`` as ``item(_:visibleTo:)`` does; `401` when the user sees the item but
+    ///   may not read it outside the editor (a secure viewer).
+    public func item(_ id: ItemID, readableBy user: WOPIUser) async throws -> (item: StorageItem, access: ItemAccess) {
+        let item = try await storage.item(id)
+        return (item, try await authorize(.read, on: item, by: user))
+    }
+
     /// The door for a WOPI operation, after its token was verified and its item read: `nil` when the request's
     /// access allows the operation's ``WOPIOperation/requirement``; the answer to a view-only lock change that
     /// ``WOPIHostConfiguration/viewOnlyLocks`` acknowledges (200, nothing locked); 401 otherwise. WOPI has no

@@ -3,6 +3,18 @@ import Logging
 import WOPIHTTPEdge
 
 extension WOPIHost {
+    /// Whether every WOPI request must carry the client's verified proof-key signature: then a request that passed
+    /// comes from the editor itself, and a commenter, reviewer or secure viewer gets what the editor keeps them to
+    /// (``ItemAccess/isVerifiedEditor``). Off without ``WOPIHostConfiguration/proofKeySource`` and with
+    /// ``WOPIHostConfiguration/proofKeyCheckDisabled``: those roles then open read-only.
+    public var checksProofs: Bool { configuration.proofKeySource != nil && !configuration.proofKeyCheckDisabled }
+
+    /// `access` as the editor opened from the host's pages gets it: ``ItemAccess/throughVerifiedEditor`` when the
+    /// host ``checksProofs``, so a page offers a commenter the edit action exactly when the editor may save.
+    public func accessInEditor(_ access: ItemAccess) -> ItemAccess {
+        checksProofs ? access.throughVerifiedEditor : access
+    }
+
     /// The proof-key step of every WOPI request when ``WOPIHostConfiguration/proofKeySource`` is set: throws `500`
     /// with `X-WOPI-ServerError` naming the failed check (Docs/wopi-protocol.md §12.4), and logs it with the
     /// request's correlation ID (in `logger`'s metadata).
@@ -11,7 +23,7 @@ extension WOPIHost {
     /// to fetch discovery again (rate-limited there); after a fresh fetch the request is checked once more, so a key
     /// rotation is picked up without a restart.
     func verifyProof(_ request: WOPIRequest, logger: Logger) async throws {
-        guard let source = configuration.proofKeySource, !configuration.proofKeyCheckDisabled else { return }
+        guard let source = configuration.proofKeySource, checksProofs else { return }
         try await TracedWork.proofKey.traced("proof_key.verify") {
             try await verifyProof(request, with: source, logger: logger)
         }

@@ -10,8 +10,8 @@ public import WOPIStorage
 /// A link is the host's public URL, ``pagePath`` and a token signed with a key derived from the host's token key for
 /// this purpose only, so a share link is never accepted as a WOPI access token, nor the other way round.
 ///
-/// **What a link grants.** Anyone who holds a link and signs in to the host gets the link's permission (view for
-/// `ReadOnly`, edit for `ReadWrite`) on the item, recorded as a ``Share`` from the owner, until the link expires
+/// **What a link grants.** Anyone who holds a link and signs in to the host gets the link's role (view for
+/// `ReadOnly`, edit for `ReadWrite`, or any role ``url(for:role:grantor:publicURL:now:)`` was given) on the item, recorded as a ``Share`` from the owner, until the link expires
 /// (``lifetime``) or is revoked. A link never changes the access of a user who already has some (the owner, or a
 /// user the item is shared with already keeps what the owner gave them), and it stops working when the item
 /// changes hands or its owner is removed.
@@ -58,6 +58,18 @@ public struct ShareLinks: Sendable {
     public func url(
         for item: StorageItem, type: ShareURLType, grantor: String, publicURL: String, now: Date
     ) async throws -> String {
+        try await url(for: item, role: type.permission, grantor: grantor, publicURL: publicURL, now: now)
+    }
+
+    /// The link, below `publicURL`, that gives whoever opens it `role` on `item` (a commenter's link, a secure
+    /// viewer's), on behalf of `grantor`; recorded in ``store``, when there is one. GetShareUrl's two types are
+    /// ``ShareURLType/permission``.
+    ///
+    /// - Precondition: `role` is above ``Permission/none``.
+    public func url(
+        for item: StorageItem, role: Permission, grantor: String, publicURL: String, now: Date
+    ) async throws -> String {
+        precondition(role > .none, "A share link gives a role above none.")
         let resource: AccessToken.Resource =
             switch item {
             case .file(let file): .file(file.id)
@@ -65,12 +77,12 @@ public struct ShareLinks: Sendable {
             }
         let claims = AccessToken(
             userID: grantor, resource: resource, expiresAt: now.addingTimeInterval(lifetime),
-            permission: type.permission)
+            permission: role)
         let token = signer.mint(claims)
         try await store?.grant(
             Share(
                 itemID: item.id, granteeID: Self.linkGranteePrefix + Self.linkID(ofToken: token),
-                permission: type.permission, grantedBy: grantor, grantedAt: now))
+                permission: role, grantedBy: grantor, grantedAt: now))
         return publicURL.trimmingSuffix("/") + pagePath + token
     }
 
