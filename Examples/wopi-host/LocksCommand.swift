@@ -3,7 +3,8 @@ import Foundation
 import WOPIDeployment
 import WOPIStorage
 
-/// `wopi-host locks [--json]` lists the held locks; `wopi-host locks --break FILE` ends the locks on one file.
+/// `wopi-host locks [--json]` lists the held locks, each with its file's owner and path; `wopi-host locks --break
+/// FILE` ends the locks on one file.
 struct LocksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "locks", abstract: "List the held WOPI and coauth locks, or break the locks on a file.")
@@ -26,27 +27,42 @@ struct LocksCommand: AsyncParsableCommand {
                 "The fs storage keeps its locks in the memory of the serving process, out of this command's reach; "
                     + "restart the server to end them, or use --storage sqlite or a PostgreSQL --database.")
         }
-        let deployment = try await WOPIDeployment(stores: try await directory.stores(), configuration: .init())
+        let stores = try await directory.stores()
+        let deployment = try await WOPIDeployment(stores: stores, configuration: .init())
         if let breakFile, let file = ItemID(rawValue: breakFile) {
             let ended = try await deployment.breakLocks(on: file)
             print("broke \(ended) lock\(ended == 1 ? "" : "s") on \(file)")
             return
         }
         let locks = try await deployment.heldLocks()
+        var names: [ItemID: (owner: String, path: String)] = [:]
+        for lock in locks where names[lock.file] == nil {
+            // A file deleted since it was locked has no name: its row says so with "-".
+            guard let item = try? await stores.storage.item(lock.file),
+                let path = try await OwnedItem.path(of: lock.file, in: stores)
+            else { continue }
+            names[lock.file] = (item.ownerID, path)
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.dateEncodingStrategy = .iso8601
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            print(String(decoding: try encoder.encode(locks), as: UTF8.self))
+            var rows = try JSONSerialization.jsonObject(with: encoder.encode(locks)) as? [[String: Any]] ?? []
+            for (index, lock) in locks.enumerated() {
+                rows[index]["owner"] = names[lock.file]?.owner
+                rows[index]["path"] = names[lock.file]?.path
+            }
+            let output = try JSONSerialization.data(withJSONObject: rows, options: [.sortedKeys, .prettyPrinted])
+            print(String(decoding: output, as: UTF8.self))
             return
         }
         let now = Date()
-        print("FILE\tKIND\tLOCK\tHOLDER\tAGE\tEXPIRES IN")
+        print("FILE\tKIND\tLOCK\tHOLDER\tAGE\tEXPIRES IN\tOWNER\tPATH")
         for lock in locks {
             let age = lock.takenAt.map { "\(Int(now.timeIntervalSince($0)))s" } ?? "-"
+            let name = names[lock.file]
             print(
                 "\(lock.file)\t\(lock.kind.rawValue)\t\(lock.id)\t\(lock.holder ?? "-")\t\(age)\t"
-                    + "\(Int(lock.expiresAt.timeIntervalSince(now)))s")
+                    + "\(Int(lock.expiresAt.timeIntervalSince(now)))s\t\(name?.owner ?? "-")\t\(name?.path ?? "-")")
         }
     }
 }

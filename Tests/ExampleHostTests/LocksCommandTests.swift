@@ -30,7 +30,11 @@ import WOPITestSupport
             #expect(row["id"] as? String == "left-behind")
             #expect(row["holder"] as? String != nil)
             #expect(row["expiresAt"] as? String != nil)
-            #expect(try await wopiHost(["locks"]).contains("\(fileID)\tWOPI\tleft-behind"))
+            #expect(
+                row["owner"] as? String == "demo" && row["path"] as? String == "Plan.docx", "named for the operator")
+            let table = try await wopiHost(["locks"])
+            #expect(table.contains("\(fileID)\tWOPI\tleft-behind"))
+            #expect(table.contains("\tdemo\tPlan.docx\n"), "the table ends each row with the owner and the path")
 
             // Another session cannot lock the file until the operator breaks the lock.
             let refused = try await HTTP.post(url, ["X-WOPI-Override": "LOCK", "X-WOPI-Lock": "new-session"])
