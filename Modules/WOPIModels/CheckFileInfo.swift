@@ -301,6 +301,50 @@ public struct CheckFileInfo: Codable, Sendable, Hashable {
     /// `TemplateSource` (Collabora Online, ONLYOFFICE): the URL of a template the editor loads in place of the empty
     /// file's content; its first save is a normal PutFile.
     public var templateSource: String?  // TemplateSource
+    /// `TemplateSaveAs` (Collabora Online): the name to save a document opened from a template as.
+    public var templateSaveAs: String?  // TemplateSaveAs
+    /// `ObfuscatedUserId` (Collabora Online): what its logs show instead of the owner's, the user's ID and name when
+    /// it anonymizes them.
+    public var obfuscatedUserID: String?  // ObfuscatedUserId
+    /// `ServerPrivateInfo` (Collabora Online): settings of the whole server that only the editor sees (keys of
+    /// integrations), never a user's browser.
+    public var serverPrivateInfo: [String: String]?  // ServerPrivateInfo
+    /// `UserSettings` (Collabora Online): where the user's own editor settings live (`uri`), which the editor reads.
+    public var userSettings: [String: String]?  // UserSettings
+    /// `HideRepairOption` (Collabora Online): hide the repair command (the document's edit history).
+    public var hideRepairOption: Bool?  // HideRepairOption
+    /// `HideUserList` (Collabora Online): hide the list of co-editors: `true`, or the devices to hide it on
+    /// (`mobile`, `tablet`, `desktop`, comma-separated).
+    public var hideUserList: String?  // HideUserList
+    /// `DisableInactiveMessages` (Collabora Online): show no overlay text when the document goes inactive; the host
+    /// page tells the user (it gets `Session_Closed` and `User_Idle`).
+    public var disableInactiveMessages: Bool?  // DisableInactiveMessages
+    /// `DownloadAsPostMessage` (Collabora Online): post `Download_As` to the host page instead of downloading.
+    public var downloadAsPostMessage: Bool?  // DownloadAsPostMessage
+    /// `EnableInsertRemoteImage` (Collabora Online): offer inserting a picture from the user's storage (it posts
+    /// `UI_InsertGraphic`; the host page answers `Action_InsertGraphic`).
+    public var enableInsertRemoteImage: Bool?  // EnableInsertRemoteImage
+    /// `EnableInsertRemoteFile` (Collabora Online): offer inserting a file from the user's storage (`UI_InsertFile`).
+    public var enableInsertRemoteFile: Bool?  // EnableInsertRemoteFile
+    /// `DisableInsertLocalImage` (Collabora Online): no inserting pictures from the user's own device.
+    public var disableInsertLocalImage: Bool?  // DisableInsertLocalImage
+    /// `EnableRemoteLinkPicker` (Collabora Online): offer a link to an item of the user's storage (`UI_PickLink`).
+    public var enableRemoteLinkPicker: Bool?  // EnableRemoteLinkPicker
+    /// `EnableRemoteAIContent` (Collabora Online): offer content from the host's AI service.
+    public var enableRemoteAIContent: Bool?  // EnableRemoteAIContent
+    /// `DisableAISettings` (Collabora Online): hide the AI settings.
+    public var disableAISettings: Bool?  // DisableAISettings
+    /// `PresentationLeader` (Collabora Online): names the leader of a presentation the co-editors follow (a user ID).
+    public var presentationLeader: String?  // PresentationLeader
+    /// `IsUserRestricted` (Collabora Online): the user's plan restricts the commands the server's configuration
+    /// lists.
+    public var isUserRestricted: Bool?  // IsUserRestricted
+    /// `DisableChangeTrackingRecord` (Collabora Online): never record changes as tracked changes.
+    public var disableChangeTrackingRecord: Bool?  // DisableChangeTrackingRecord
+    /// `DisableChangeTrackingShow` (Collabora Online): do not show tracked changes.
+    public var disableChangeTrackingShow: Bool?  // DisableChangeTrackingShow
+    /// `HideChangeTrackingControls` (Collabora Online): hide the track-changes commands.
+    public var hideChangeTrackingControls: Bool?  // HideChangeTrackingControls
 
     /// Creates a CheckFileInfo body with the required properties; set the others as needed.
     public init(baseFileName: String, ownerID: String, size: Int64, version: String) {

@@ -45,6 +45,41 @@ import WOPITestSupport
         }
     }
 
+    @Test("the Collabora Online fields of wsd/wopi/WopiStorage.cpp arrive under their wire names")
+    func collaboraFields() async throws {
+        struct Collabora: InfoDecorator {
+            func decorate(file: FileMetadata, _ info: inout CheckFileInfo, user: WOPIUser, access: ItemAccess) {
+                (info.hideRepairOption, info.disableInactiveMessages, info.downloadAsPostMessage) = (true, true, true)
+                (info.enableInsertRemoteImage, info.enableInsertRemoteFile) = (true, true)
+                (info.disableInsertLocalImage, info.enableRemoteLinkPicker) = (true, true)
+                (info.enableRemoteAIContent, info.disableAISettings, info.isUserRestricted) = (true, true, true)
+                (info.disableChangeTrackingRecord, info.disableChangeTrackingShow) = (true, true)
+                info.hideChangeTrackingControls = true
+                (info.hideUserList, info.presentationLeader) = ("mobile,tablet", user.id)
+                (info.templateSaveAs, info.obfuscatedUserID) = ("Letter.docx", "u-1")
+                info.serverPrivateInfo = ["key": "server"]
+                info.userSettings = ["uri": "https://files.example.com/settings/\(user.id)"]
+            }
+        }
+        try await TestHost.run(decorators: [Collabora()]) { wopi in
+            let file = try await wopi.seedFile("a.docx")
+            let json = try await wopi.get(wopi.fileURL(file.id)).json()
+            for key in [
+                "HideRepairOption", "DisableInactiveMessages", "DownloadAsPostMessage", "EnableInsertRemoteImage",
+                "EnableInsertRemoteFile", "DisableInsertLocalImage", "EnableRemoteLinkPicker", "EnableRemoteAIContent",
+                "DisableAISettings", "IsUserRestricted", "DisableChangeTrackingRecord", "DisableChangeTrackingShow",
+                "HideChangeTrackingControls",
+            ] {
+                #expect(json[key] as? Bool == true, "\(key)")
+            }
+            #expect(
+                json["HideUserList"] as? String == "mobile,tablet" && json["PresentationLeader"] as? String == "ana")
+            #expect(json["TemplateSaveAs"] as? String == "Letter.docx" && json["ObfuscatedUserId"] as? String == "u-1")
+            #expect(json["ServerPrivateInfo"] as? [String: String] == ["key": "server"])
+            #expect(json["UserSettings"] as? [String: String] == ["uri": "https://files.example.com/settings/ana"])
+        }
+    }
+
     @Test func unsetPropertiesAreLeftOut() throws {
         let info = CheckFileInfo(baseFileName: "a.docx", ownerID: "u", size: 0, version: "1")
         let json = String(decoding: try WOPIJSON.encoder.encode(info), as: UTF8.self)
