@@ -184,6 +184,10 @@ import WOPITestSupport
         #expect(try await host.content(file.id) == "v2", "nothing changed")
         #expect(try await host.host.versions(of: file.id, for: Self.ana).count == 2)
         #expect(await host.send(.get, view, user: "carol").status == .notFound, "Carol may not see the file")
+        // A secure viewer's token reads no version outside the editor either.
+        let secure = host.token(.file(view), user: "bob", permission: .secureView)
+        let refused = await host.host.handle(TestHost.getRequest("/wopi/files/\(view)/contents?access_token=\(secure)"))
+        #expect(refused.status == .unauthorized)
         // A token for the file is not one for its version, nor the other way round.
         let fileToken = host.token(file.id)
         let wrong = await host.host.handle(

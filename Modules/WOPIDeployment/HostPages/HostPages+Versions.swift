@@ -108,7 +108,7 @@ extension HostPages {
     /// of its own, which no write reaches); the client's close goes back to the versions view.
     func open(_ id: ItemID, version: String, user: WOPIUser, pages: HostPageURLs) async throws -> WOPIResponse {
         guard let discovery else { return noClient(pages.download(id, version: version)) }
-        guard case (.file(let file), _) = try await host.item(id, visibleTo: user) else { return notFound }
+        guard case (.file(let file), let access) = try await host.item(id, visibleTo: user) else { return notFound }
         guard let saved = try await host.versions(of: id, for: user).first(where: { $0.id == version }),
             let viewID = VersionView(file: id, version: version).id
         else { return notFound }
@@ -120,7 +120,8 @@ extension HostPages {
                 fileName: "\(file.name) (\(saved.savedAt.formatted(.iso8601)))", actionURL: actionURL,
                 accessToken: token, accessTokenTTL: EpochMilliseconds.from(expiresAt), favIconURL: match.app.favIconURL,
                 clientOrigin: Self.origin(of: actionURL), closeURL: pages.versions(id), editURL: nil,
-                shareURL: pages.open(id, action: "view"), downloadURL: pages.download(id, version: version),
+                shareURL: pages.open(id, action: "view"),
+                downloadURL: access.canRead ? pages.download(id, version: version) : nil,
                 versionsURL: pages.versions(id), editingSession: nil))
     }
 }

@@ -58,7 +58,7 @@ extension WOPIHost {
     /// Answers a request to a ``VersionView``: CheckFileInfo and GetFile of the version, read-only; 401 for the rest.
     func perform(_ operation: WOPIOperation, on view: VersionView, request: WOPIRequest) async throws -> WOPIResponse {
         guard let resource = operation.resource else { throw WOPIHTTPError.notFound("No item has this ID.") }
-        var context = try await authorize(request, for: .file(view.file), tokenFor: resource)
+        var context = try await authorize(request, for: .file(view.file), tokenFor: resource, signed: checksProofs)
         context.access = context.access.limited(to: .view)
         let versioned = try versionedStorage
         let version = try await versioned.version(view.version, of: view.file)
@@ -68,6 +68,7 @@ extension WOPIHost {
             Self.describe(&info, as: version)
             return try .json(info)
         case .getFile:
+            try Self.require(.read, on: view.file, of: context.access)  // a secure viewer: only in the editor
             var old = try await context.file(view.file, in: storage)
             (old.size, old.version, old.sha256) = (version.size, version.id, version.sha256)
             return try await content(of: old, request: request) { range in
