@@ -26,13 +26,18 @@ struct ShareCommand: AsyncParsableCommand {
 
     func validate() throws {
         if view, role != nil { throw ValidationError("Give --role or --view, not both.") }
-        if let role, (Permission(named: role)).map({ $0 > .none }) != true {
+        if let role, Self.role(named: role) == nil {
             throw ValidationError("--role must be viewer, secure-viewer, commenter, reviewer or editor, not \(role).")
         }
     }
 
     /// The role given, `edit` by default.
-    private var permission: Permission { view ? .view : role.flatMap(Permission.init(named:)) ?? .edit }
+    private var permission: Permission { view ? .view : role.flatMap(Self.role(named:)) ?? .edit }
+
+    /// The role `name` names; `nil` for anything else, `none` included (unshare ends a share).
+    private static func role(named name: String) -> Permission? {
+        Permission(named: name).flatMap { $0 > .none ? $0 : nil }
+    }
 
     func run() async throws {
         let directory = try await data.open()
