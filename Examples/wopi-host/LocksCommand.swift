@@ -38,10 +38,7 @@ struct LocksCommand: AsyncParsableCommand {
         var names: [ItemID: (owner: String, path: String)] = [:]
         for lock in locks where names[lock.file] == nil {
             // A file deleted since it was locked has no name: its row says so with "-".
-            guard let item = try? await stores.storage.item(lock.file),
-                let path = try await OwnedItem.path(of: lock.file, in: stores)
-            else { continue }
-            names[lock.file] = (item.ownerID, path)
+            names[lock.file] = try await OwnedItem.ownerAndPath(of: lock.file, in: stores)
         }
         if json {
             let encoder = JSONEncoder()

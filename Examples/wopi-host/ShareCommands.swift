@@ -159,8 +159,14 @@ enum OwnedItem {
 
     /// The path of an item below its owner's root, or `nil` when it no longer exists.
     static func path(of id: ItemID, in stores: DeploymentStores) async throws -> String? {
+        try await ownerAndPath(of: id, in: stores)?.path
+    }
+
+    /// The owner of item `id` and its path below the owner's root; `nil` when it is gone.
+    static func ownerAndPath(of id: ItemID, in stores: DeploymentStores) async throws -> (owner: String, path: String)?
+    {
         guard let item = try? await stores.storage.item(id) else { return nil }
         let folders = try await stores.storage.ancestors(of: id).dropFirst().map(\.name)
-        return (folders + [item.name]).joined(separator: "/")
+        return (item.ownerID, (folders + [item.name]).joined(separator: "/"))
     }
 }
