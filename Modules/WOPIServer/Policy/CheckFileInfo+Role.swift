@@ -19,10 +19,11 @@ extension CheckFileInfo {
         userCanWrite = access.canWrite
         readOnly = permission < .edit
         supportsReviewing = true
-        let throughEditor = access.canWrite
-        userCanOnlyComment = permission == .comment && throughEditor ? true : nil
-        userCanOnlyManageRedlines = permission == .review && throughEditor ? true : nil
-        userCanReview = permission >= .review && throughEditor
+        // A commenter or reviewer writes only through the verified editor: only then does the mode apply.
+        let writes = access.canWrite
+        userCanOnlyComment = permission == .comment && writes ? true : nil
+        userCanOnlyManageRedlines = permission == .review && writes ? true : nil
+        userCanReview = permission >= .review && writes
         guard permission == .secureView else { return }
         watermarkText = "\(user.displayName) · \(user.signInName)"
         (disablePrint, hidePrintOption, disableExport, hideExportOption) = (true, true, true, true)
